@@ -1,0 +1,34 @@
+// Entry point of libAtollPasses.so for opt -load-pass-plugin and clang -fpass-plugin.
+#include "atoll/passes/Registration.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace {
+// clang -fpass-plugin loads the plugin for the host compile of a .cu file too;
+// only the NVPTX device module is hardened.
+struct HardenDeviceModule : PassInfoMixin<HardenDeviceModule> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    if (!Triple(M.getTargetTriple()).isNVPTX())
+      return PreservedAnalyses::all();
+    ModulePassManager MPM;
+    Atoll::addHardeningPasses(MPM, Atoll::AtollMemOptions{});
+    return MPM.run(M, AM);
+  }
+  static bool isRequired() { return true; }
+};
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "AtollPasses", "0.1.0", [](PassBuilder &PB) {
+            Atoll::registerAtollPasses(PB);
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+                  MPM.addPass(HardenDeviceModule());
+                });
+          }};
+}

@@ -1,0 +1,105 @@
+// The toolchain shared by the runtime and atoll-harden: LLVM bitcode or IR ->
+// verified NVVM module -> libdevice linked, NVVMReflect, optimised -> hardened by
+// the AToLL passes -> PTX from LLVM's NVPTX backend. Both users call exactly these
+// functions, so what atoll-harden --emit=ptx shows is what the runtime loads.
+#pragma once
+
+#include "atoll/passes/AtollMem.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace Atoll {
+class HardeningReport;
+}
+
+namespace Atoll::toolchain {
+
+/// Why a toolchain step failed; the runtime maps it to Atoll::ErrorCode and
+/// atoll-harden to its exit code (Refused -> 1, everything else -> 2).
+enum class FailureKind { InvalidInput, WrongTarget, Refused, CompileError };
+
+class ToolchainError : public llvm::ErrorInfo<ToolchainError> {
+public:
+  static char ID;
+  ToolchainError(FailureKind Kind, std::string Message, std::string Diagnostics = {})
+      : Kind(Kind), Message(std::move(Message)), Diagnostics(std::move(Diagnostics)) {}
+  FailureKind kind() const { return Kind; }
+  const std::string &message() const { return Message; }
+  /// Pass diagnostics (one per line, LLVM format) or the LLVM error text.
+  const std::string &diagnostics() const { return Diagnostics; }
+  void log(llvm::raw_ostream &OS) const override;
+  std::error_code convertToErrorCode() const override;
+
+private:
+  FailureKind Kind;
+  std::string Message;
+  std::string Diagnostics;
+};
+
+struct CompileOptions {
+  ClampingMode Mode = ClampingMode::MaskBased;
+  std::string GpuArch = "sm_90";   // -mcpu for the NVPTX backend
+  std::string PtxVersion;          // e.g. "+ptx86"; empty = the backend's default for GpuArch
+  std::string LibdevicePath;       // empty = the configured CUDA toolkit's libdevice.10.bc
+  unsigned OptLevel = 2;           // optimisation before hardening (0-3)
+  bool Harden = true;              // false only for native baselines (benchmarks)
+  HardeningReport *Report = nullptr; // optional: per-access records of the passes
+};
+
+/// One tenant-visible kernel parameter (the hidden ABI parameters are not listed).
+struct KernelParam {
+  enum class Kind { Pointer, Scalar, ByVal };
+  Kind kind = Kind::Scalar;
+  uint32_t size = 0;   // bytes the host passes (8 for pointers)
+  uint32_t align = 1;
+  std::string type;    // IR type name: "ptr", "i32", "float", "%struct.S", ...
+  bool isFloat = false;
+  bool isSigned = false; // from signext/zeroext where present
+};
+
+struct KernelSignature {
+  std::string name;
+  std::vector<KernelParam> params;
+};
+
+/// Parses bitcode or textual IR, verifies it and checks the nvptx64 target.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+parseModule(llvm::MemoryBufferRef Input, llvm::LLVMContext &Ctx);
+
+/// Kernels of the module (functions with the ptx_kernel calling convention or
+/// nvvm.annotations kernel metadata), with their tenant-visible signatures.
+std::vector<KernelSignature> kernelSignatures(const llvm::Module &M);
+
+/// Links libdevice when the module calls __nv_* functions, applies NVVMReflect,
+/// internalises everything but the kernels and optimises at Opts.OptLevel.
+llvm::Error prepareModule(llvm::Module &M, const CompileOptions &Opts);
+
+/// Runs promote-ptx-constant-globals and atoll-mem in-process. A refusal returns a
+/// ToolchainError of kind Refused whose diagnostics list every refusal.
+llvm::Error hardenModule(llvm::Module &M, const CompileOptions &Opts);
+
+/// NVPTX code generation for Opts.GpuArch.
+llvm::Expected<std::string> emitPTX(llvm::Module &M, const CompileOptions &Opts);
+
+struct CompiledModule {
+  std::string ptx;
+  std::vector<KernelSignature> kernels;
+};
+
+/// All of the above: parse, signatures, prepare, harden (unless !Opts.Harden), PTX.
+llvm::Expected<CompiledModule> compile(llvm::MemoryBufferRef Input,
+                                       const CompileOptions &Opts);
+
+} // namespace Atoll::toolchain
