@@ -36,7 +36,9 @@ public:
   ToolchainError(FailureKind Kind, std::string Message, std::string Diagnostics = {})
       : Kind(Kind), Message(std::move(Message)), Diagnostics(std::move(Diagnostics)) {}
   FailureKind kind() const { return Kind; }
-  const std::string &message() const { return Message; }
+  /// One sentence: what failed and why (also what llvm::toString() gives). By
+  /// value because it overrides llvm::ErrorInfoBase::message().
+  std::string message() const override { return Message; }
   /// Pass diagnostics (one per line, LLVM format) or the LLVM error text.
   const std::string &diagnostics() const { return Diagnostics; }
   void log(llvm::raw_ostream &OS) const override;
@@ -92,6 +94,11 @@ llvm::Error hardenModule(llvm::Module &M, const CompileOptions &Opts);
 
 /// NVPTX code generation for Opts.GpuArch.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, const CompileOptions &Opts);
+
+/// prepareModule, hardenModule (unless !Opts.Harden) and emitPTX on a parsed
+/// module: the part of compile() after parsing, shared with atoll-harden --emit=ptx
+/// so that both produce the same PTX for the same input and options.
+llvm::Expected<std::string> compileModule(llvm::Module &M, const CompileOptions &Opts);
 
 struct CompiledModule {
   std::string ptx;

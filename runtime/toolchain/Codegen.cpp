@@ -1,0 +1,126 @@
+// The NVPTX target: one-time registration, TargetMachine creation and PTX emission.
+#include "toolchain/ToolchainInternal.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace Atoll::toolchain::detail {
+
+namespace {
+constexpr const char *NVPTXTriple = "nvptx64-nvidia-cuda";
+
+CodeGenOptLevel codeGenLevel(unsigned OptLevel) {
+  switch (OptLevel) {
+  case 0: return CodeGenOptLevel::None;
+  case 1: return CodeGenOptLevel::Less;
+  case 2: return CodeGenOptLevel::Default;
+  default: return CodeGenOptLevel::Aggressive;
+  }
+}
+
+/// Checks "+ptx86,-foo" against the target's feature table, so that a typo is an
+/// error instead of LLVM's warning on stderr and a silently different PTX version.
+Error checkFeatures(const MCSubtargetInfo &STI, StringRef Features) {
+  SmallVector<StringRef, 4> Parts;
+  Features.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef F : Parts) {
+    F = F.trim();
+    if (!F.consume_front("+") && !F.consume_front("-"))
+      return makeError(FailureKind::CompileError,
+                       "invalid PTX feature '" + F + "' (expected +name, e.g. +ptx86)");
+    bool Known = any_of(STI.getAllProcessorFeatures(),
+                        [&](const SubtargetFeatureKV &KV) { return F == KV.Key; });
+    if (!Known)
+      return makeError(FailureKind::CompileError, "unknown PTX feature '" + F + "'");
+  }
+  return Error::success();
+}
+} // namespace
+
+void initializeNVPTX() {
+  // Only NVPTX: the toolchain never generates code for anything else, and the
+  // static build links no other backend.
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+Expected<std::unique_ptr<TargetMachine>> createTargetMachine(const CompileOptions &Opts) {
+  initializeNVPTX();
+  Triple TT(NVPTXTriple);
+  std::string Err;
+  const Target *T = TargetRegistry::lookupTarget(TT, Err);
+  if (!T)
+    return makeError(FailureKind::CompileError, "NVPTX target unavailable: " + Err);
+
+  // Validate with a CPU-less subtarget: asking for an unknown CPU prints a warning.
+  std::unique_ptr<MCSubtargetInfo> STI(T->createMCSubtargetInfo(TT, "", ""));
+  if (!STI || !STI->isCPUStringValid(Opts.GpuArch))
+    return makeError(FailureKind::CompileError,
+                     "unknown GPU architecture '" + Opts.GpuArch +
+                         "' (expected an NVPTX processor such as sm_90)");
+  if (Error E = checkFeatures(*STI, Opts.PtxVersion))
+    return E;
+
+  TargetOptions TO;
+  // PTX 'trap' kills the whole (shared) CUDA context; 'unreachable' must become
+  // 'exit' like LLVM's NVPTX default, never a trap.
+  TO.TrapUnreachable = false;
+  TO.NoTrapAfterNoreturn = true;
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(TT, Opts.GpuArch, Opts.PtxVersion, TO, std::nullopt,
+                             std::nullopt, codeGenLevel(Opts.OptLevel)));
+  if (!TM)
+    return makeError(FailureKind::CompileError, "cannot create the NVPTX target machine");
+  return TM;
+}
+
+} // namespace Atoll::toolchain::detail
+
+namespace Atoll::toolchain {
+
+using namespace detail;
+
+Expected<std::string> emitPTX(Module &M, const CompileOptions &Opts) {
+  auto TMOrErr = createTargetMachine(Opts);
+  if (!TMOrErr)
+    return TMOrErr.takeError();
+  TargetMachine &TM = **TMOrErr;
+  if (M.getDataLayout().isDefault())
+    M.setDataLayout(TM.createDataLayout());
+
+  DiagnosticCollector Diags(M.getContext());
+  SmallString<0> PTX;
+  {
+    raw_svector_ostream OS(PTX);
+    legacy::PassManager PM;
+    if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
+      return makeError(FailureKind::CompileError,
+                       "the NVPTX backend cannot emit assembly for " + Opts.GpuArch);
+    PM.run(M);
+  }
+  if (Diags.hasErrors())
+    return makeError(FailureKind::CompileError,
+                     "PTX code generation failed for " + Opts.GpuArch, Diags.errors());
+  return std::string(PTX.str());
+}
+
+} // namespace Atoll::toolchain

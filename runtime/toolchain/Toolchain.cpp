@@ -1,0 +1,231 @@
+// Parsing and checking tenant modules, kernel signatures, and compile(): the entry
+// points of the toolchain. Pipeline.cpp holds the IR passes, Codegen.cpp the NVPTX
+// backend.
+#include "toolchain/Toolchain.h"
+#include "toolchain/ToolchainInternal.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace Atoll::toolchain {
+
+char ToolchainError::ID = 0;
+
+// The message only: callers that want the diagnostics ask for them, so that a
+// one-line error stays one line.
+void ToolchainError::log(raw_ostream &OS) const { OS << Message; }
+
+std::error_code ToolchainError::convertToErrorCode() const {
+  switch (Kind) {
+  case FailureKind::InvalidInput:
+  case FailureKind::WrongTarget:
+    return std::make_error_code(std::errc::invalid_argument);
+  case FailureKind::Refused:
+    return std::make_error_code(std::errc::operation_not_permitted);
+  case FailureKind::CompileError:
+    break;
+  }
+  return std::make_error_code(std::errc::not_supported);
+}
+
+namespace detail {
+
+Error makeError(FailureKind Kind, const Twine &Message, std::string Diagnostics) {
+  return make_error<ToolchainError>(Kind, Message.str(), std::move(Diagnostics));
+}
+
+bool isKernel(const Function &F) {
+  if (F.getCallingConv() == CallingConv::PTX_Kernel)
+    return true;
+  // !nvvm.annotations = !{!{ptr @f, !"kernel", i32 1, ...}}. LLVM 22 upgrades
+  // these to ptx_kernel when it reads a module, but in-memory modules may not be.
+  const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Ann)
+    return false;
+  for (const MDNode *N : Ann->operands()) {
+    if (N->getNumOperands() < 3)
+      continue;
+    auto *V = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+    if (!V || V->getValue() != &F)
+      continue;
+    for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
+      auto *Key = dyn_cast_or_null<MDString>(N->getOperand(I).get());
+      auto *Val = mdconst::dyn_extract_or_null<ConstantInt>(N->getOperand(I + 1));
+      if (Key && Key->getString() == "kernel" && Val && !Val->isZero())
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace detail
+
+using namespace detail;
+
+namespace {
+
+/// Textual IR never contains NUL or most control characters; bytes that do are
+/// neither IR nor bitcode, and "expected top-level entity at 1:1" would only
+/// confuse.
+bool looksBinary(StringRef Bytes) {
+  for (unsigned char C : Bytes.take_front(4096))
+    if (C == 0 || (C < 0x20 && C != '\t' && C != '\n' && C != '\r' && C != '\f' && C != '\v'))
+      return true;
+  return false;
+}
+
+std::string typeName(const Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+KernelParam paramOf(const Argument &A, const DataLayout &DL) {
+  KernelParam P;
+  Type *T = A.getType();
+  if (Type *ByVal = A.getParamByValType()) {
+    P.kind = KernelParam::Kind::ByVal;
+    P.size = DL.getTypeAllocSize(ByVal);
+    P.align = A.getParamAlign().value_or(DL.getABITypeAlign(ByVal)).value();
+    P.type = typeName(ByVal);
+    return P;
+  }
+  P.type = typeName(T);
+  if (T->isPointerTy()) {
+    P.kind = KernelParam::Kind::Pointer;
+    P.size = 8;
+    P.align = 8;
+    return P;
+  }
+  if (T->isAggregateType()) {
+    // An aggregate passed directly (not produced by clang, possible in hand-written
+    // IR): the host passes its bytes like a byval struct.
+    P.kind = KernelParam::Kind::ByVal;
+    P.size = DL.getTypeAllocSize(T);
+    P.align = DL.getABITypeAlign(T).value();
+    return P;
+  }
+  P.kind = KernelParam::Kind::Scalar;
+  P.size = DL.getTypeStoreSize(T);
+  P.align = DL.getABITypeAlign(T).value();
+  P.isFloat = T->isFPOrFPVectorTy();
+  P.isSigned = A.hasSExtAttr();
+  return P;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<Module>> parseModule(MemoryBufferRef Input, LLVMContext &Ctx) {
+  StringRef Bytes = Input.getBuffer();
+  if (Bytes.empty())
+    return makeError(FailureKind::InvalidInput,
+                     "empty input (expected LLVM bitcode or textual IR)");
+  const auto *Begin = reinterpret_cast<const unsigned char *>(Bytes.begin());
+  const auto *End = reinterpret_cast<const unsigned char *>(Bytes.end());
+  bool IsBitcode = isBitcode(Begin, End);
+  if (!IsBitcode && looksBinary(Bytes))
+    return makeError(FailureKind::InvalidInput,
+                     "not LLVM bitcode or textual IR (unrecognised binary data)");
+
+  // The reader reports upgrade notes (e.g. stripped invalid debug info) as
+  // diagnostics; keep them off the service's stderr.
+  DiagnosticCollector Diags(Ctx);
+  SMDiagnostic Err;
+  std::unique_ptr<Module> M = parseIR(Input, Err, Ctx);
+  if (!M) {
+    std::string Full;
+    raw_string_ostream OS(Full);
+    Err.print(nullptr, OS, /*ShowColors=*/false);
+    if (IsBitcode)
+      return makeError(FailureKind::InvalidInput,
+                       "malformed bitcode: " + Err.getMessage(), Full);
+    return makeError(FailureKind::InvalidInput,
+                     "malformed IR at line " + Twine(Err.getLineNo()) + ", column " +
+                         Twine(Err.getColumnNo() + 1) + ": " + Err.getMessage(),
+                     Full);
+  }
+  if (Diags.hasErrors())
+    return makeError(FailureKind::InvalidInput, "reading the module failed", Diags.errors());
+
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  bool BrokenDebugInfo = false;
+  if (verifyModule(*M, &OS, &BrokenDebugInfo)) {
+    StringRef First = StringRef(Broken).split('\n').first;
+    return makeError(FailureKind::InvalidInput,
+                     "the module is not valid LLVM IR: " + First, Broken);
+  }
+  // Like opt and clang: broken debug info is dropped, not fatal.
+  if (BrokenDebugInfo)
+    StripDebugInfo(*M);
+
+  const Triple &TT = M->getTargetTriple();
+  if (TT.getArch() != Triple::nvptx64 || TT.getOS() != Triple::CUDA) {
+    if (TT.str().empty())
+      return makeError(FailureKind::WrongTarget,
+                       "the module has no target triple (expected nvptx64-nvidia-cuda)");
+    return makeError(FailureKind::WrongTarget, "the module targets '" + TT.str() +
+                                                   "' (expected nvptx64-nvidia-cuda)");
+  }
+
+  if (none_of(M->functions(),
+              [](const Function &F) { return !F.isDeclaration() && isKernel(F); }))
+    return makeError(FailureKind::InvalidInput,
+                     "no kernels: the module defines no ptx_kernel function (nor an "
+                     "nvvm.annotations kernel)");
+  return M;
+}
+
+std::vector<KernelSignature> kernelSignatures(const Module &M) {
+  std::vector<KernelSignature> Sigs;
+  const DataLayout &DL = M.getDataLayout();
+  for (const Function &F : M.functions()) {
+    if (F.isDeclaration() || !isKernel(F))
+      continue;
+    KernelSignature S;
+    S.name = F.getName().str();
+    for (const Argument &A : F.args())
+      S.params.push_back(paramOf(A, DL));
+    Sigs.push_back(std::move(S));
+  }
+  return Sigs;
+}
+
+Expected<std::string> compileModule(Module &M, const CompileOptions &Opts) {
+  if (Error E = prepareModule(M, Opts))
+    return E;
+  if (Opts.Harden)
+    if (Error E = hardenModule(M, Opts))
+      return E;
+  return emitPTX(M, Opts);
+}
+
+Expected<CompiledModule> compile(MemoryBufferRef Input, const CompileOptions &Opts) {
+  // One context per call: nothing is shared between concurrent compilations.
+  LLVMContext Ctx;
+  auto M = parseModule(Input, Ctx);
+  if (!M)
+    return M.takeError();
+  CompiledModule Out;
+  Out.kernels = kernelSignatures(**M);
+  auto PTX = compileModule(**M, Opts);
+  if (!PTX)
+    return PTX.takeError();
+  Out.ptx = std::move(*PTX);
+  return Out;
+}
+
+} // namespace Atoll::toolchain
