@@ -1,0 +1,170 @@
+// Runtime: owns the CUDA state of one device (the driver, the device's primary
+// context, the module cache and the arena pool) and hands out Applications and
+// Pipelines.
+//
+//   auto rt = Atoll::Runtime::create();                 // Result<unique_ptr<Runtime>>
+//   auto app = (*rt)->loadApplicationFile("vadd.bc");   // Result<shared_ptr<Application>>
+//   auto p = (*rt)->createPipeline({.arenaBytes = 64 << 20, .name = "tenant-a"});
+//
+// Thread-safety: every Runtime method may be called from any number of threads at
+// once. Applications and Pipelines keep the runtime's shared state alive: destroying
+// the Runtime object while they exist is allowed; the context is released when the
+// last of them is gone.
+//
+// Context loss: a sticky driver error (e.g. an illegal address from code that did not
+// come through AToLL) poisons the shared context. The runtime then reports
+// ContextLost from every call; destroy it (and its pipelines and applications) and
+// create a new one: the primary context is reset and the new Runtime works normally.
+#pragma once
+
+#include "atoll/application.h"
+#include "atoll/error.h"
+#include "atoll/launch.h"
+#include "atoll/pipeline.h"
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace Atoll {
+
+struct RuntimeOptions {
+  /// Which CUDA device (ordinal) to use.
+  int deviceOrdinal = 0;
+  /// Codegen target, e.g. "sm_90". Empty: from the device's compute capability.
+  /// Without a usable driver/device, a non-empty target gives a compile-only runtime
+  /// (loadApplication compiles, device operations return NoDevice).
+  std::string targetArch;
+  /// PTX ISA feature for the backend, e.g. "+ptx80". Empty: LLVM's default for the
+  /// target (PTX 7.8 for sm_90, which every CUDA 12+ driver accepts).
+  std::string ptxVersion;
+  /// Never touch a device, even if there is one (compile-only; needs targetArch or
+  /// uses "sm_90").
+  bool compileOnly = false;
+  /// Device memory the runtime may hold in arenas (live, pooled and quarantined).
+  /// 0 = 90% of the device's free memory when the runtime is created.
+  uint64_t deviceMemoryBudget = 0;
+  /// Keep freed arenas (scrubbed) for reuse; makes pipeline creation cheap.
+  bool poolArenas = true;
+  /// Directory for the on-disk PTX cache (created if missing); empty = none. Files
+  /// are written atomically (temp + rename). The directory must be trusted: the
+  /// runtime loads the PTX it finds there (after checking the hidden parameters).
+  std::string ptxCacheDir;
+  /// libdevice.10.bc; empty = the one of the configured CUDA toolkit.
+  std::string libdevicePath;
+  /// Synchronisation timeout when neither the pipeline nor the application sets one.
+  std::chrono::milliseconds defaultTimeout{10000};
+  /// At shutdown, how long to wait for quarantined arenas (wedged work) to drain
+  /// before the context is released with them.
+  std::chrono::milliseconds shutdownDrainTimeout{5000};
+  /// Loaded modules kept in memory; beyond it, unused ones are evicted (LRU).
+  size_t moduleCacheCapacity = 1024;
+};
+
+struct DeviceInfo {
+  bool present = false;       // false for a compile-only runtime
+  int ordinal = 0;
+  std::string name;
+  int computeMajor = 0, computeMinor = 0;
+  int driverVersion = 0;      // e.g. 13000
+  uint64_t totalMemory = 0;
+  uint64_t allocationGranularity = 0;
+  std::string targetArch;     // what kernels are compiled for, e.g. "sm_90"
+  std::string ptxVersion;     // "" = LLVM's default for targetArch
+  DeviceLimits limits;
+};
+
+struct RuntimeStats {
+  uint64_t budgetBytes = 0;
+  uint64_t committedBytes = 0;   // arenas of live pipelines + quarantined arenas
+  uint64_t pooledBytes = 0;      // scrubbed (or scrubbing) arenas ready for reuse
+  uint64_t livePipelines = 0;
+  uint64_t pooledArenas = 0;
+  uint64_t quarantinedArenas = 0; // released while their work was still running
+  uint64_t pipelinesCreated = 0;
+  uint64_t arenasFromPool = 0;
+  uint64_t arenasAllocated = 0;
+  uint64_t arenasFreed = 0;
+  uint64_t compilations = 0;     // loads that ran LLVM
+  uint64_t memoryCacheHits = 0;
+  uint64_t diskCacheHits = 0;
+  uint64_t cachedModules = 0;
+};
+
+/// Page-locked host memory from the runtime's context: async copies from/to it do
+/// not block the calling thread. Movable; frees itself (never throws).
+class HostMemory {
+public:
+  HostMemory() = default;
+  HostMemory(HostMemory &&other) noexcept;
+  HostMemory &operator=(HostMemory &&other) noexcept;
+  ~HostMemory();
+  void *data() const noexcept { return data_; }
+  size_t size() const noexcept { return size_; }
+  template <typename T> std::span<T> as() const noexcept {
+    return {static_cast<T *>(data_), size_ / sizeof(T)};
+  }
+
+  /// Internal.
+  HostMemory(std::shared_ptr<detail::RuntimeState> state, void *data, size_t size)
+      : state_(std::move(state)), data_(data), size_(size) {}
+
+private:
+  void reset() noexcept;
+  std::shared_ptr<detail::RuntimeState> state_;
+  void *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+class Runtime {
+public:
+  /// NoDriver / NoDevice when there is no usable GPU (unless a compile-only runtime
+  /// was asked for), DriverError when the context cannot be retained.
+  static Result<std::unique_ptr<Runtime>> create(const RuntimeOptions &options = {});
+  ~Runtime();
+  Runtime(const Runtime &) = delete;
+  Runtime &operator=(const Runtime &) = delete;
+
+  const DeviceInfo &device() const noexcept;
+  bool hasDevice() const noexcept;
+  /// True once a sticky error has poisoned the context.
+  bool lost() const noexcept;
+  const RuntimeOptions &options() const noexcept;
+
+  /// Compiles (or finds in the cache) and loads bitcode or textual LLVM IR.
+  /// Errors: InvalidBitcode, WrongTarget, Refused (detail: the pass diagnostics),
+  /// CompileError, JitError (detail: the JIT log), ContextLost.
+  Result<std::shared_ptr<Application>> loadApplication(std::span<const uint8_t> bitcode,
+                                                       const AppOptions &options = {});
+  Result<std::shared_ptr<Application>> loadApplication(const void *data, size_t size,
+                                                       const AppOptions &options = {});
+  /// IoError when the file cannot be read.
+  Result<std::shared_ptr<Application>> loadApplicationFile(const std::string &path,
+                                                           const AppOptions &options = {});
+
+  /// A new pipeline with its own stream and a scrubbed arena (from the pool when one
+  /// of the same size is free). CapacityExceeded when the arena would exceed the
+  /// device-memory budget; NoDevice for a compile-only runtime.
+  Result<std::unique_ptr<Pipeline>> createPipeline(const PipelineOptions &options = {});
+
+  /// Page-locked host memory (see HostMemory).
+  Result<HostMemory> allocateHost(size_t bytes);
+
+  /// Moves quarantined arenas whose work has ended back to the pool (also done on
+  /// every createPipeline). Returns how many stay quarantined.
+  size_t collect();
+  /// Frees every pooled arena that is not in use.
+  void trimPool();
+  RuntimeStats stats() const;
+
+  /// Internal.
+  explicit Runtime(std::shared_ptr<detail::RuntimeState> state);
+
+private:
+  std::shared_ptr<detail::RuntimeState> state_;
+};
+
+} // namespace Atoll
