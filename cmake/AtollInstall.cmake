@@ -6,9 +6,7 @@ install(TARGETS atoll_headers atoll_runtime EXPORT AtollTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS AtollPasses LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-if(TARGET atoll-harden)
-  install(TARGETS atoll-harden RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-endif()
+install(TARGETS atoll-harden RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT AtollTargets NAMESPACE Atoll:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Atoll)
 
 configure_package_config_file(cmake/AtollConfig.cmake.in

@@ -89,7 +89,8 @@ bool looksBinary(StringRef Bytes) {
 std::string typeName(const Type *T) {
   std::string S;
   raw_string_ostream OS(S);
-  T->print(OS);
+  // "%struct.S", not the struct's body.
+  T->print(OS, /*IsForDebug=*/false, /*NoDetails=*/true);
   return S;
 }
 

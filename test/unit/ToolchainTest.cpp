@@ -1,0 +1,529 @@
+// The toolchain from bitcode/IR to PTX, without a GPU: typed parse errors, target
+// and kernel checks, signatures, libdevice + NVVMReflect, PTX text, no traps, and
+// concurrent use. Inputs are IR strings in this file, so the test needs no files.
+#include "toolchain/Toolchain.h"
+#include "toolchain/ToolchainInternal.h"
+
+#include "atoll/abi.h"
+#include "atoll/passes/HardeningReport.h"
+
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <thread>
+
+using namespace llvm;
+using namespace Atoll::toolchain;
+
+namespace {
+
+struct Failure {
+  FailureKind Kind;
+  std::string Message;
+  std::string Diagnostics;
+};
+
+/// The ToolchainError inside E (fails the test if E is success or another type).
+std::optional<Failure> failureOf(Error E) {
+  std::optional<Failure> F;
+  handleAllErrors(std::move(E), [&](const ToolchainError &TE) {
+    F = Failure{TE.kind(), TE.message(), TE.diagnostics()};
+  });
+  return F;
+}
+
+template <typename T> std::optional<Failure> failureOf(Expected<T> V) {
+  if (V)
+    return std::nullopt;
+  return failureOf(V.takeError());
+}
+
+const char *Header = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+)";
+
+std::string withHeader(StringRef Body) { return std::string(Header) + Body.str(); }
+
+const std::string VecAdd = withHeader(R"(
+define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %in = icmp slt i32 %tid, %n
+  br i1 %in, label %body, label %exit
+body:
+  %i = sext i32 %tid to i64
+  %pa = getelementptr inbounds float, ptr %a, i64 %i
+  %pb = getelementptr inbounds float, ptr %b, i64 %i
+  %pc = getelementptr inbounds float, ptr %c, i64 %i
+  %x = load float, ptr %pa, align 4
+  %y = load float, ptr %pb, align 4
+  %s = fadd float %x, %y
+  store float %s, ptr %pc, align 4
+  br label %exit
+exit:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+)");
+
+Expected<std::unique_ptr<Module>> parse(StringRef IR, LLVMContext &Ctx) {
+  return parseModule(MemoryBufferRef(IR, "test.ll"), Ctx);
+}
+
+Expected<CompiledModule> compileIR(StringRef IR, const CompileOptions &Opts = {}) {
+  return compile(MemoryBufferRef(IR, "test.ll"), Opts);
+}
+
+std::string bitcodeOf(StringRef IR) {
+  LLVMContext Ctx;
+  auto M = parse(IR, Ctx);
+  EXPECT_TRUE(!!M) << toString(M.takeError());
+  std::string Bytes;
+  raw_string_ostream OS(Bytes);
+  WriteBitcodeToFile(**M, OS);
+  return Bytes;
+}
+
+// --- parseModule --------------------------------------------------------------
+
+TEST(ToolchainParse, AcceptsTextualIR) {
+  LLVMContext Ctx;
+  auto M = parse(VecAdd, Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  EXPECT_NE((*M)->getFunction("vadd"), nullptr);
+}
+
+TEST(ToolchainParse, AcceptsBitcode) {
+  std::string BC = bitcodeOf(VecAdd);
+  LLVMContext Ctx;
+  auto M = parseModule(MemoryBufferRef(BC, "test.bc"), Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  EXPECT_NE((*M)->getFunction("vadd"), nullptr);
+}
+
+TEST(ToolchainParse, EmptyInputIsInvalid) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse("", Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("empty input"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainParse, BinaryGarbageIsInvalid) {
+  LLVMContext Ctx;
+  std::string Garbage("\x7f" "ELF\x02\x01\x01\x00\x00\x00", 10);
+  auto F = failureOf(parse(Garbage, Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("not LLVM bitcode or textual IR"), std::string::npos);
+}
+
+TEST(ToolchainParse, MalformedTextNamesLineAndColumn) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse(withHeader("define ptx_kernel void @k( {\n"), Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("malformed IR at line 5, column 1"), std::string::npos) << F->Message;
+  EXPECT_FALSE(F->Diagnostics.empty());
+}
+
+TEST(ToolchainParse, TruncatedBitcodeIsInvalid) {
+  std::string BC = bitcodeOf(VecAdd);
+  ASSERT_GT(BC.size(), 100u);
+  LLVMContext Ctx;
+  auto F = failureOf(parseModule(MemoryBufferRef(StringRef(BC).take_front(100), "t.bc"), Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("malformed bitcode"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainParse, VerifierFailureIsInvalid) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse(withHeader(R"(
+define ptx_kernel void @k() {
+entry:
+  %a = add i32 %b, 1
+  %b = add i32 %a, 1
+  ret void
+}
+)"),
+                           Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("not valid LLVM IR"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainParse, WrongTripleNamesIt) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse(R"(
+target triple = "x86_64-unknown-linux-gnu"
+define void @k() { ret void }
+)",
+                           Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::WrongTarget);
+  EXPECT_NE(F->Message.find("x86_64-unknown-linux-gnu"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainParse, Nvptx32IsWrongTarget) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse(R"(
+target triple = "nvptx-nvidia-cuda"
+define ptx_kernel void @k() { ret void }
+)",
+                           Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::WrongTarget);
+}
+
+TEST(ToolchainParse, MissingTripleIsWrongTarget) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse("define ptx_kernel void @k() { ret void }\n", Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::WrongTarget);
+  EXPECT_NE(F->Message.find("no target triple"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainParse, NoKernelsIsInvalid) {
+  LLVMContext Ctx;
+  auto F = failureOf(parse(withHeader("define void @helper() { ret void }\n"), Ctx));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("no kernels"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainParse, NvvmAnnotationKernelIsAKernel) {
+  LLVMContext Ctx;
+  auto M = parse(withHeader(R"(
+define void @annotated() { ret void }
+!nvvm.annotations = !{!0}
+!0 = !{ptr @annotated, !"kernel", i32 1}
+)"),
+                 Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto Sigs = kernelSignatures(**M);
+  ASSERT_EQ(Sigs.size(), 1u);
+  EXPECT_EQ(Sigs[0].name, "annotated");
+}
+
+// --- kernelSignatures ---------------------------------------------------------
+
+TEST(ToolchainSignatures, KindsSizesAndSignedness) {
+  LLVMContext Ctx;
+  auto M = parse(withHeader(R"(
+%struct.S = type { i32, double, [3 x i8] }
+define void @not_a_kernel(ptr %p) { ret void }
+define ptx_kernel void @k(ptr %p, ptr addrspace(1) %g, i32 signext %i, i8 zeroext %u,
+                          float %f, double %d, half %h, i64 %l,
+                          ptr byval(%struct.S) align 8 %s, i1 %flag) {
+  ret void
+}
+)"),
+                 Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto Sigs = kernelSignatures(**M);
+  ASSERT_EQ(Sigs.size(), 1u);
+  const KernelSignature &S = Sigs[0];
+  EXPECT_EQ(S.name, "k");
+  ASSERT_EQ(S.params.size(), 10u);
+  using K = KernelParam::Kind;
+  struct Want {
+    K Kind;
+    uint32_t Size, Align;
+    const char *Type;
+    bool Float, Signed;
+  } W[] = {
+      {K::Pointer, 8, 8, "ptr", false, false},
+      {K::Pointer, 8, 8, "ptr addrspace(1)", false, false},
+      {K::Scalar, 4, 4, "i32", false, true},
+      {K::Scalar, 1, 1, "i8", false, false},
+      {K::Scalar, 4, 4, "float", true, false},
+      {K::Scalar, 8, 8, "double", true, false},
+      {K::Scalar, 2, 2, "half", true, false},
+      {K::Scalar, 8, 8, "i64", false, false},
+      {K::ByVal, 24, 8, "%struct.S", false, false},
+      {K::Scalar, 1, 1, "i1", false, false},
+  };
+  for (size_t I = 0; I < std::size(W); ++I) {
+    SCOPED_TRACE("param " + std::to_string(I));
+    const KernelParam &P = S.params[I];
+    EXPECT_EQ(P.kind, W[I].Kind);
+    EXPECT_EQ(P.size, W[I].Size);
+    EXPECT_EQ(P.align, W[I].Align);
+    EXPECT_EQ(P.type, W[I].Type);
+    EXPECT_EQ(P.isFloat, W[I].Float);
+    EXPECT_EQ(P.isSigned, W[I].Signed);
+  }
+}
+
+TEST(ToolchainSignatures, CompileReportsTenantVisibleParamsOnly) {
+  auto C = compileIR(VecAdd);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 1u);
+  EXPECT_EQ(C->kernels[0].name, "vadd");
+  // The hidden arena parameters are appended by the pass, never part of the
+  // signature the runtime validates tenant arguments against.
+  EXPECT_EQ(C->kernels[0].params.size(), 4u);
+}
+
+// --- compile / emitPTX --------------------------------------------------------
+
+TEST(ToolchainPTX, VectorAddGivesAnEntryForSm90) {
+  auto C = compileIR(VecAdd);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  const std::string &PTX = C->ptx;
+  EXPECT_NE(PTX.find(".target sm_90"), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find(".address_size 64"), std::string::npos);
+  EXPECT_NE(PTX.find(".visible .entry vadd("), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find("vadd_param_3"), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find("st.global.b32"), std::string::npos) << PTX;
+}
+
+TEST(ToolchainPTX, GpuArchAndPtxVersionAreHonoured) {
+  CompileOptions Opts;
+  Opts.GpuArch = "sm_80";
+  Opts.PtxVersion = "+ptx80";
+  auto C = compileIR(VecAdd, Opts);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_NE(C->ptx.find(".target sm_80"), std::string::npos);
+  EXPECT_NE(C->ptx.find(".version 8.0"), std::string::npos);
+}
+
+TEST(ToolchainPTX, UnknownGpuArchIsCompileError) {
+  CompileOptions Opts;
+  Opts.GpuArch = "sm_bogus";
+  auto F = failureOf(compileIR(VecAdd, Opts));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("sm_bogus"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainPTX, UnknownPtxFeatureIsCompileError) {
+  CompileOptions Opts;
+  Opts.PtxVersion = "+ptx999";
+  auto F = failureOf(compileIR(VecAdd, Opts));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("ptx999"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainPTX, InvalidOptLevelIsCompileError) {
+  CompileOptions Opts;
+  Opts.OptLevel = 7;
+  auto F = failureOf(compileIR(VecAdd, Opts));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+}
+
+TEST(ToolchainPTX, EveryOptLevelCompiles) {
+  for (unsigned L = 0; L <= 3; ++L) {
+    CompileOptions Opts;
+    Opts.OptLevel = L;
+    auto C = compileIR(VecAdd, Opts);
+    ASSERT_TRUE(!!C) << "O" << L << ": " << toString(C.takeError());
+    EXPECT_NE(C->ptx.find(".entry vadd"), std::string::npos);
+  }
+}
+
+const std::string Unreachable = withHeader(R"(
+declare void @abort_like() noreturn
+define ptx_kernel void @k(ptr %p, i32 %x) {
+entry:
+  %c = icmp eq i32 %x, 0
+  br i1 %c, label %dead, label %maybe
+dead:
+  unreachable
+maybe:
+  %d = icmp eq i32 %x, 1
+  br i1 %d, label %noret, label %ok
+noret:
+  call void @abort_like()
+  unreachable
+ok:
+  store i32 %x, ptr %p
+  ret void
+}
+)");
+
+TEST(ToolchainPTX, UnreachableNeverBecomesTrap) {
+  // 'trap' poisons the shared CUDA context; unreachable code must end in 'exit'.
+  // emitPTX straight from the parsed module, so that no optimisation removes the
+  // unreachable blocks before the backend sees them.
+  LLVMContext Ctx;
+  auto M = parse(Unreachable, Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto PTX = emitPTX(**M, {});
+  ASSERT_TRUE(!!PTX) << toString(PTX.takeError());
+  EXPECT_EQ(PTX->find("trap"), std::string::npos) << *PTX;
+  EXPECT_NE(PTX->find("exit;"), std::string::npos) << *PTX;
+}
+
+TEST(ToolchainPTX, UnreachableAfterOptimisationHasNoTrap) {
+  CompileOptions Opts;
+  Opts.Harden = false; // the call to an external function is not what is tested
+  auto C = compileIR(Unreachable, Opts);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_EQ(C->ptx.find("trap"), std::string::npos) << C->ptx;
+}
+
+TEST(ToolchainPTX, SameInputGivesSamePTX) {
+  auto A = compileIR(VecAdd);
+  auto B = compileIR(VecAdd);
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(A->ptx, B->ptx);
+}
+
+TEST(ToolchainPTX, BitcodeAndTextGiveSamePTX) {
+  std::string BC = bitcodeOf(VecAdd);
+  auto A = compileIR(VecAdd);
+  auto B = compile(MemoryBufferRef(BC, "vadd.bc"), {});
+  ASSERT_TRUE(A && B);
+  EXPECT_EQ(A->ptx, B->ptx);
+}
+
+TEST(ToolchainPTX, NativeBaselineSkipsHardening) {
+  CompileOptions Opts;
+  Opts.Harden = false;
+  auto C = compileIR(VecAdd, Opts);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_EQ(C->ptx.find(ATOLL_HIDDEN_ARENA_BASE_NAME), std::string::npos);
+}
+
+TEST(ToolchainPTX, ConcurrentCompilesAgree) {
+  // The runtime compiles from many threads: one context per call, target init once.
+  auto Reference = compileIR(VecAdd);
+  ASSERT_TRUE(!!Reference) << toString(Reference.takeError());
+  constexpr int N = 6;
+  std::vector<std::string> Out(N);
+  std::vector<std::thread> Threads;
+  for (int I = 0; I < N; ++I)
+    Threads.emplace_back([&, I] {
+      auto C = compileIR(VecAdd);
+      Out[I] = C ? C->ptx : "error: " + toString(C.takeError());
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  for (const std::string &P : Out)
+    EXPECT_EQ(P, Reference->ptx);
+}
+
+// --- libdevice and NVVMReflect ------------------------------------------------
+
+const std::string SinKernel = withHeader(R"(
+define ptx_kernel void @sin_kernel(ptr %out, float %x) {
+  %s = call float @__nv_sinf(float %x)
+  store float %s, ptr %out, align 4
+  ret void
+}
+declare float @__nv_sinf(float)
+)");
+
+TEST(ToolchainLibdevice, SinfIsLinkedAndReflectFolded) {
+  LLVMContext Ctx;
+  auto M = parse(SinKernel, Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  ASSERT_FALSE(errorToBool(prepareModule(**M, {})));
+  const Module &Mod = **M;
+  // Linked and inlined: no call to a __nv_ function is left.
+  for (const Function &F : Mod.functions()) {
+    if (F.getName().starts_with("__nv_")) {
+      EXPECT_TRUE(F.use_empty()) << F.getName().str();
+    }
+    if (F.getName() == "__nvvm_reflect" || F.getName() == "llvm.nvvm.reflect") {
+      EXPECT_TRUE(F.use_empty()) << F.getName().str();
+    }
+  }
+  EXPECT_NE(Mod.getModuleFlag("nvvm-reflect-ftz"), nullptr);
+  // Only the kernel stays external.
+  for (const Function &F : Mod.functions()) {
+    if (!F.isDeclaration() && F.getName() != "sin_kernel") {
+      EXPECT_TRUE(F.hasLocalLinkage()) << F.getName().str();
+    }
+  }
+}
+
+TEST(ToolchainLibdevice, PTXHasNoLibdeviceCall) {
+  auto C = compileIR(SinKernel);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_EQ(C->ptx.find("__nv_sinf"), std::string::npos) << C->ptx;
+  EXPECT_EQ(C->ptx.find("__nvvm_reflect"), std::string::npos);
+  EXPECT_EQ(C->ptx.find(".extern"), std::string::npos) << C->ptx;
+  EXPECT_NE(C->ptx.find(".visible .entry sin_kernel("), std::string::npos);
+}
+
+TEST(ToolchainLibdevice, MissingLibdeviceIsCompileError) {
+  CompileOptions Opts;
+  Opts.LibdevicePath = "/nonexistent/libdevice.10.bc";
+  auto F = failureOf(compileIR(SinKernel, Opts));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("/nonexistent/libdevice.10.bc"), std::string::npos) << F->Message;
+}
+
+TEST(ToolchainLibdevice, NotLinkedWithoutNvCalls) {
+  // A module without __nv_ calls must not need libdevice at all.
+  CompileOptions Opts;
+  Opts.LibdevicePath = "/nonexistent/libdevice.10.bc";
+  auto C = compileIR(VecAdd, Opts);
+  EXPECT_TRUE(!!C) << toString(C.takeError());
+}
+
+TEST(ToolchainLibdevice, UnknownNvFunctionIsInvalidInput) {
+  auto F = failureOf(compileIR(withHeader(R"(
+define ptx_kernel void @k(ptr %out, float %x) {
+  %s = call float @__nv_no_such_function(float %x)
+  store float %s, ptr %out, align 4
+  ret void
+}
+declare float @__nv_no_such_function(float)
+)")));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
+  EXPECT_NE(F->Message.find("__nv_no_such_function"), std::string::npos) << F->Message;
+}
+
+// --- diagnostics --------------------------------------------------------------
+
+TEST(ToolchainDiagnostics, CollectorRecordsErrorsAndRestoresHandler) {
+  LLVMContext Ctx;
+  const DiagnosticHandler *Before = Ctx.getDiagHandlerPtr();
+  {
+    Atoll::toolchain::detail::DiagnosticCollector Diags(Ctx);
+    EXPECT_NE(Ctx.getDiagHandlerPtr(), Before);
+    // Without the collector LLVMContext::diagnose would print and exit(1).
+    Ctx.diagnose(DiagnosticInfoGeneric("first problem", DS_Error));
+    Ctx.diagnose(DiagnosticInfoGeneric("only a warning", DS_Warning));
+    Ctx.diagnose(DiagnosticInfoGeneric("second\nproblem", DS_Error));
+    EXPECT_EQ(Diags.numErrors(), 2u);
+    EXPECT_EQ(Diags.errors(), "error: first problem\nerror: second problem\n");
+  }
+  EXPECT_EQ(Ctx.getDiagHandlerPtr(), Before);
+}
+
+TEST(ToolchainDiagnostics, HardenRestoresTheCallersHandler) {
+  LLVMContext Ctx;
+  auto M = parse(VecAdd, Ctx);
+  ASSERT_TRUE(!!M);
+  const DiagnosticHandler *Before = Ctx.getDiagHandlerPtr();
+  Atoll::HardeningReport Report;
+  CompileOptions Opts;
+  Opts.Report = &Report;
+  EXPECT_FALSE(errorToBool(hardenModule(**M, Opts)));
+  EXPECT_EQ(Ctx.getDiagHandlerPtr(), Before);
+  EXPECT_FALSE(Report.hasRefusals());
+}
+
+TEST(ToolchainDiagnostics, ErrorMessageIsOneLine) {
+  auto F = failureOf(compileIR("garbage that is not IR\n"));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Message.find('\n'), std::string::npos) << F->Message;
+}
+
+} // namespace
