@@ -1,8 +1,23 @@
+// atoll-mem: confines every memory access of every kernel to its legal window
+// (arena, shared window, frame object, constant object, byval parameter), keeps
+// alignment, zero-initialises local and shared memory at entry, appends the hidden
+// ABI parameters, and refuses whatever it cannot prove safe. docs/passes.md has
+// the rules; include/atoll/abi.h the contract with the runtime.
 #include "atoll/passes/AtollMem.h"
 
-#include "atoll/passes/HardeningReport.h"
+#include "AtollMemInternal.h"
+#include "atoll/abi.h"
+#include "atoll/passes/Diagnostics.h"
 
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -18,9 +33,9 @@ Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
     } else if (Param == "summarize") {
       Opts.Summarize = true;
     } else if (Param.consume_front("clamping-mode=")) {
-      if (Param == "mask-based")
+      if (Param == ATOLL_MODE_MASK)
         Opts.Mode = ClampingMode::MaskBased;
-      else if (Param == "modulo-based")
+      else if (Param == ATOLL_MODE_MODULO)
         Opts.Mode = ClampingMode::ModuloBased;
       else
         return createStringError(inconvertibleErrorCode(),
@@ -37,9 +52,579 @@ Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
   return Opts;
 }
 
-PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &AM) {
-  // The hardening itself lands in the next commit (work in progress).
-  return PreservedAnalyses::all();
+static bool isKernel(const Function &F) {
+  if (F.getCallingConv() == CallingConv::PTX_Kernel)
+    return true;
+  if (NamedMDNode *MD = F.getParent()->getNamedMetadata("nvvm.annotations"))
+    for (const MDNode *Op : MD->operands())
+      if (Op->getNumOperands() >= 3)
+        if (auto *VM = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get()))
+          if (VM->getValue() == &F)
+            if (auto *S = dyn_cast<MDString>(Op->getOperand(1)))
+              if (S->getString() == "kernel")
+                return true;
+  return false;
+}
+
+namespace {
+
+/// One memory operand of an instruction: which operand, how many bytes, alignment.
+struct MemOperand {
+  unsigned OpIdx;
+  Value *Size; // ConstantInt or an i64 run-time length
+  Align Alignment;
+  bool Writes;
+};
+
+// Accesses larger than the smallest arena cannot be confined into it.
+constexpr uint64_t MaxAccessBytes = 4096;
+
+class KernelHardener {
+public:
+  KernelHardener(Function &F, const AtollMemOptions &Opts, HardeningReport &Report)
+      : Fn(&F), DL(Fn->getParent()->getDataLayout()), Opts(Opts), Report(Report) {}
+
+  /// Checks every instruction; returns false (after reporting) if any is refused.
+  bool analyze();
+  /// Rewrites the kernel (after analyze() succeeded) with the hidden parameters.
+  void harden(Function &NewF, KernelConfiner &C);
+  bool mayTouchShared() const { return TouchesShared; }
+
+private:
+  void refuse(Instruction *I, StateSpace S, AccessKind K, const Twine &Why);
+  void record(Instruction *I, StateSpace S, AccessKind K, Outcome O, const Twine &Detail,
+              std::string Text = {});
+  AccessKind kindOf(const Instruction &I) const;
+  bool memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Ops);
+  bool checkAccess(Instruction &I, const MemOperand &Op, const PointerOrigin &O);
+  bool provenSafe(Value *Ptr, const PointerOrigin &O, const MemOperand &Op) const;
+  bool checkCall(CallBase &CB);
+  void rewrite(Instruction &I, KernelConfiner &C);
+
+  Function *Fn;
+  const DataLayout &DL;
+  const AtollMemOptions &Opts;
+  HardeningReport &Report;
+  bool Refused = false;
+  bool TouchesShared = false;
+};
+
+void KernelHardener::refuse(Instruction *I, StateSpace S, AccessKind K, const Twine &Why) {
+  Refused = true;
+  std::string Reason = Why.str();
+  AtollDiagnostic D(AtollMemPass::name(), *Fn, I, Reason);
+  record(I, S, K, Outcome::Refused, Reason);
+  Fn->getContext().diagnose(D);
+}
+
+void KernelHardener::record(Instruction *I, StateSpace S, AccessKind K, Outcome O,
+                            const Twine &Detail, std::string Text) {
+  Report.add({AtollMemPass::name().str(), Fn->getName().str(),
+              Text.empty() ? instructionText(I) : std::move(Text),
+              sourceLocation(I), S, K, O, Detail.str()});
+}
+
+AccessKind KernelHardener::kindOf(const Instruction &I) const {
+  if (isa<LoadInst>(I))
+    return AccessKind::Load;
+  if (isa<StoreInst>(I))
+    return AccessKind::Store;
+  if (isa<AtomicRMWInst>(I))
+    return AccessKind::AtomicRMW;
+  if (isa<AtomicCmpXchgInst>(I))
+    return AccessKind::CmpXchg;
+  if (isa<MemTransferInst>(I))
+    return AccessKind::MemTransfer;
+  if (isa<MemSetInst>(I))
+    return AccessKind::MemSet;
+  if (auto *CB = dyn_cast<CallBase>(&I)) {
+    if (CB->isInlineAsm())
+      return AccessKind::InlineAsm;
+    if (Function *Callee = CB->getCalledFunction(); Callee && Callee->isIntrinsic())
+      return AccessKind::Intrinsic;
+    return AccessKind::Call;
+  }
+  return AccessKind::Load;
+}
+
+static Align alignOfParam(const CallBase &CB, unsigned Idx, Align Default) {
+  if (MaybeAlign A = CB.getParamAlign(Idx))
+    return *A;
+  return Default;
+}
+
+/// The memory operands of I; false if I touches memory in a way not modelled.
+bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Ops) {
+  LLVMContext &Ctx = Fn->getContext();
+  auto Const = [&](uint64_t N) { return ConstantInt::get(Type::getInt64Ty(Ctx), N); };
+  auto StoreSize = [&](Type *T) { return DL.getTypeStoreSize(T).getFixedValue(); };
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Ops.push_back({LI->getPointerOperandIndex(), Const(StoreSize(LI->getType())),
+                   LI->getAlign(), false});
+    return true;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Ops.push_back({SI->getPointerOperandIndex(),
+                   Const(StoreSize(SI->getValueOperand()->getType())), SI->getAlign(), true});
+    return true;
+  }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    Ops.push_back({RMW->getPointerOperandIndex(),
+                   Const(StoreSize(RMW->getValOperand()->getType())), RMW->getAlign(), true});
+    return true;
+  }
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+    Ops.push_back({CX->getPointerOperandIndex(),
+                   Const(StoreSize(CX->getCompareOperand()->getType())), CX->getAlign(), true});
+    return true;
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    Ops.push_back({0, MT->getLength(), MT->getDestAlign().valueOrOne(), true});
+    Ops.push_back({1, MT->getLength(), MT->getSourceAlign().valueOrOne(), false});
+    return true;
+  }
+  if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+    Ops.push_back({0, MS->getLength(), MS->getDestAlign().valueOrOne(), true});
+    return true;
+  }
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return false;
+  StringRef N = II->getCalledFunction()->getName();
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::masked_load: {
+    Align A = alignOfParam(*II, 0, Align(1));
+    if (II->arg_size() == 4) // older form: (ptr, i32 align, mask, passthru)
+      A = Align(cast<ConstantInt>(II->getArgOperand(1))->getZExtValue());
+    Ops.push_back({0, Const(StoreSize(II->getType())), A, false});
+    return true;
+  }
+  case Intrinsic::masked_store: {
+    Align A = alignOfParam(*II, 1, Align(1));
+    if (II->arg_size() == 4) // older form: (val, ptr, i32 align, mask)
+      A = Align(cast<ConstantInt>(II->getArgOperand(2))->getZExtValue());
+    Ops.push_back({1, Const(StoreSize(II->getArgOperand(0)->getType())), A, true});
+    return true;
+  }
+  case Intrinsic::nvvm_ldu_global_i:
+  case Intrinsic::nvvm_ldu_global_f:
+  case Intrinsic::nvvm_ldu_global_p:
+    Ops.push_back({0, Const(StoreSize(II->getType())),
+                   Align(cast<ConstantInt>(II->getArgOperand(1))->getZExtValue()), false});
+    return true;
+  default:
+    break;
+  }
+  if (N.starts_with("llvm.nvvm.atomic.")) {
+    uint64_t S = StoreSize(II->getType());
+    Ops.push_back({0, Const(S), Align(S), true});
+    return true;
+  }
+  if (N.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
+      N.starts_with("llvm.nvvm.cp.async.cg.shared.global.")) {
+    // ...shared.global.{4,8,16}[.s](ptr addrspace(3) dst, ptr addrspace(1) src[, i32])
+    StringRef Suffix = N.drop_front(N.find(".global.") + 8);
+    uint64_t S = 0;
+    Suffix.split('.').first.getAsInteger(10, S);
+    if (S != 4 && S != 8 && S != 16)
+      return false;
+    Ops.push_back({0, Const(S), Align(S), true});
+    Ops.push_back({1, Const(S), Align(S), false});
+    return true;
+  }
+  if (N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
+      N.starts_with("llvm.nvvm.stmatrix.sync.aligned.m8n8.")) {
+    // Each thread names one 16-byte row (8 x b16) of a matrix in shared memory.
+    Ops.push_back({0, Const(16), Align(16), N.contains("stmatrix")});
+    return true;
+  }
+  return false;
+}
+
+bool KernelHardener::provenSafe(Value *Ptr, const PointerOrigin &O, const MemOperand &Op) const {
+  auto *CSize = dyn_cast<ConstantInt>(Op.Size);
+  std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
+  if (!CSize || !Bytes || O.Space == StateSpace::Unknown || O.Space == StateSpace::Global)
+    return false;
+  // Ptr = Object + C with a constant C: safe when [C, C + S) lies in the object and
+  // C keeps the alignment the instruction promises.
+  unsigned IdxWidth = DL.getIndexTypeSizeInBits(Ptr->getType());
+  APInt Offset(IdxWidth, 0);
+  Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+  if (Base->stripPointerCasts() != O.Object)
+    return false;
+  if (Offset.isNegative())
+    return false;
+  uint64_t C = Offset.getZExtValue(), S = CSize->getZExtValue();
+  Align ObjAlign = O.Object->getPointerAlignment(DL);
+  return C + S <= *Bytes && C % Op.Alignment.value() == 0 && ObjAlign >= Op.Alignment;
+}
+
+bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const PointerOrigin &O) {
+  AccessKind K = kindOf(I);
+  if (O.ModuleStorage) {
+    refuse(&I, StateSpace::Global, K,
+           "access to module-scope storage '" + O.ModuleStorage->getName() +
+               "' (writable module globals are refused; run promote-ptx-constant-globals)");
+    return false;
+  }
+  bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
+                cast<CallBase>(&I) == nullptr;
+  (void)Atomic;
+  bool IsAtomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
+  if (auto *CB = dyn_cast<CallBase>(&I))
+    if (Function *Callee = CB->getCalledFunction())
+      IsAtomic |= Callee->getName().starts_with("llvm.nvvm.atomic.");
+  if ((O.Space == StateSpace::Constant || O.Space == StateSpace::Param) && Op.Writes &&
+      !(O.Space == StateSpace::Param && !IsAtomic)) {
+    refuse(&I, O.Space, K, "write to read-only " + toString(O.Space) + " memory");
+    return false;
+  }
+  if (IsAtomic && O.Space == StateSpace::Local) {
+    refuse(&I, O.Space, K, "atomic on local memory (undefined in PTX)");
+    return false;
+  }
+  if (O.Space == StateSpace::Local || O.Space == StateSpace::Constant ||
+      O.Space == StateSpace::Param) {
+    if (!O.Object) {
+      refuse(&I, O.Space, K,
+             "pointer into " + toString(O.Space) + " memory whose object cannot be determined");
+      return false;
+    }
+    std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
+    if (!Bytes) {
+      refuse(&I, O.Space, K, "object of unknown size (dynamic alloca?)");
+      return false;
+    }
+    if (auto *CS = dyn_cast<ConstantInt>(Op.Size); CS && CS->getZExtValue() > *Bytes) {
+      refuse(&I, O.Space, K,
+             "access of " + Twine(CS->getZExtValue()) + " bytes is larger than its object (" +
+                 Twine(*Bytes) + " bytes)");
+      return false;
+    }
+  }
+  if (auto *CS = dyn_cast<ConstantInt>(Op.Size); CS && CS->getZExtValue() > MaxAccessBytes &&
+                                                 !isa<MemIntrinsic>(I)) {
+    refuse(&I, O.Space, K, "access of " + Twine(CS->getZExtValue()) + " bytes is too large");
+    return false;
+  }
+  if (Op.Alignment.value() > 256 && O.Space != StateSpace::Local &&
+      O.Space != StateSpace::Constant && O.Space != StateSpace::Param) {
+    refuse(&I, O.Space, K, "alignment above 256 bytes is not supported");
+    return false;
+  }
+  return true;
+}
+
+bool KernelHardener::checkCall(CallBase &CB) {
+  if (CB.isInlineAsm()) {
+    std::string Why = checkInlineAsm(*cast<InlineAsm>(CB.getCalledOperand()));
+    if (!Why.empty()) {
+      refuse(&CB, StateSpace::Unknown, AccessKind::InlineAsm, Why);
+      return false;
+    }
+    record(&CB, StateSpace::Unknown, AccessKind::InlineAsm, Outcome::ProvenSafe,
+           "register-only inline asm");
+    return true;
+  }
+  Function *Callee = CB.getCalledFunction();
+  if (!Callee) {
+    refuse(&CB, StateSpace::Unknown, AccessKind::Call, "indirect call");
+    return false;
+  }
+  if (!Callee->isIntrinsic()) {
+    StringRef N = Callee->getName();
+    std::string Why;
+    if (N == "malloc" || N == "free" || N == "__nv_malloc" || N == "__nv_free")
+      Why = "device heap allocation (malloc/free) is not supported";
+    else if (N == "vprintf")
+      Why = "printf is not supported (its buffer is shared by every tenant)";
+    else if (N == "__assertfail" || N == "__assert_fail")
+      Why = "assert: __assertfail traps, which faults the shared CUDA context";
+    else if (N.starts_with("__nv_"))
+      Why = "call to libdevice function '" + N.str() + "' that was not linked";
+    else if (N.starts_with("cudaLaunch") || N.starts_with("cudaGetParameterBuffer"))
+      Why = "device-side kernel launch is not supported";
+    else if (Callee->isDeclaration())
+      Why = "call to external function '" + N.str() + "'";
+    else
+      Why = "call to '" + N.str() + "' that was not inlined";
+    refuse(&CB, StateSpace::Unknown, AccessKind::Call, Why);
+    return false;
+  }
+  IntrinsicPolicy P = classifyIntrinsic(*Callee);
+  if (P.Action == IntrinsicAction::Refuse) {
+    refuse(&CB, StateSpace::Unknown, AccessKind::Intrinsic, P.Reason);
+    return false;
+  }
+  return true;
+}
+
+bool KernelHardener::analyze() {
+  for (Instruction &I : instructions(*Fn)) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      if (!AI->isStaticAlloca() && !isa<ConstantInt>(AI->getArraySize()))
+        refuse(AI, StateSpace::Local, AccessKind::Load,
+               "dynamic stack allocation (alloca with a run-time size)");
+      continue;
+    }
+    if (isa<VAArgInst>(I)) {
+      refuse(&I, StateSpace::Local, AccessKind::Load, "va_arg is not supported");
+      continue;
+    }
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (!checkCall(*CB))
+        continue;
+      if (CB->isInlineAsm())
+        continue;
+      IntrinsicPolicy P = classifyIntrinsic(*CB->getCalledFunction());
+      if (P.Action != IntrinsicAction::Confine)
+        continue;
+    } else if (isa<FenceInst>(I) || !I.mayReadOrWriteMemory()) {
+      continue;
+    }
+    SmallVector<MemOperand, 2> Ops;
+    if (!memOperands(I, Ops)) {
+      refuse(&I, StateSpace::Unknown, kindOf(I), "memory access of an unsupported form");
+      continue;
+    }
+    for (const MemOperand &Op : Ops) {
+      PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
+      if (O.Space == StateSpace::Shared || O.Space == StateSpace::Unknown)
+        TouchesShared = true;
+      checkAccess(I, Op, O);
+    }
+  }
+  // Referencing any shared variable, even without a confined access, makes its
+  // residue observable: zero the window.
+  for (Instruction &I : instructions(*Fn))
+    for (Value *V : I.operands())
+      if (auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts()))
+        if (GV->getAddressSpace() == ASShared)
+          TouchesShared = true;
+  return !Refused;
+}
+
+void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
+  SmallVector<MemOperand, 2> Ops;
+  memOperands(I, Ops);
+  AccessKind K = kindOf(I);
+  std::string Original = instructionText(&I); // reported as the tenant wrote it
+  IRBuilder<> B(&I);
+  Type *I64 = B.getInt64Ty();
+  // A run-time length (memcpy/memset) is first cut to the smallest window involved.
+  Value *Len = nullptr;
+  if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !isa<ConstantInt>(MI->getLength())) {
+    Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
+    for (const MemOperand &Op : Ops) {
+      PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
+      Value *Window = nullptr;
+      if (O.Space == StateSpace::Global)
+        Window = C.arenaSize();
+      else if (O.Space == StateSpace::Unknown)
+        Window = B.CreateBinaryIntrinsic(Intrinsic::umin, C.arenaSize(), C.sharedBytes());
+      else if (O.Space == StateSpace::Shared && !objectSize(O.Object, DL))
+        Window = C.sharedBytes();
+      else if (std::optional<uint64_t> Bytes = objectSize(O.Object, DL))
+        Window = ConstantInt::get(I64, *Bytes);
+      if (Window)
+        Len = B.CreateBinaryIntrinsic(Intrinsic::umin, Len, Window, nullptr, "atoll.len");
+    }
+    MI->setLength(B.CreateZExtOrTrunc(Len, MI->getLength()->getType()));
+  }
+  for (const MemOperand &Op : Ops) {
+    Value *Ptr = I.getOperand(Op.OpIdx);
+    PointerOrigin O = tracePointerOrigin(Ptr);
+    if (provenSafe(Ptr, O, Op)) {
+      record(&I, O.Space, K, Outcome::ProvenSafe, "constant offset inside its object", Original);
+      continue;
+    }
+    Value *Size = Len ? Len : Op.Size;
+    Value *NewPtr = C.confine(B, Ptr, O, Size, Op.Alignment);
+    I.setOperand(Op.OpIdx, NewPtr);
+    StringRef How;
+    switch (O.Space) {
+    case StateSpace::Global:
+      How = Opts.Mode == ClampingMode::MaskBased ? "into the arena (mask)"
+                                                 : "into the arena (modulo)";
+      break;
+    case StateSpace::Shared:
+      How = objectSize(O.Object, DL) ? "into its shared object" : "into the shared window";
+      break;
+    case StateSpace::Local: How = "into its stack object"; break;
+    case StateSpace::Constant: How = "into its constant object"; break;
+    case StateSpace::Param: How = "into its byval parameter"; break;
+    default: How = "run-time space test: shared window or arena"; break;
+    }
+    record(&I, O.Space, K, Outcome::Confined, How, Original);
+  }
+}
+
+void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
+  Fn = &NewF; // the old function is gone
+  SmallVector<Instruction *, 64> Work;
+  SmallVector<Instruction *, 8> Drop;
+  SmallVector<UnreachableInst *, 4> Unreachables;
+  for (Instruction &I : instructions(NewF)) {
+    if (auto *U = dyn_cast<UnreachableInst>(&I)) {
+      Unreachables.push_back(U);
+      continue;
+    }
+    if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (CB->isInlineAsm())
+        continue;
+      IntrinsicPolicy P = classifyIntrinsic(*CB->getCalledFunction());
+      if (P.Action == IntrinsicAction::Drop)
+        Drop.push_back(CB);
+      else if (P.Action == IntrinsicAction::Confine)
+        Work.push_back(CB);
+      continue;
+    }
+    if (isa<FenceInst>(I) || isa<AllocaInst>(I) || !I.mayReadOrWriteMemory())
+      continue;
+    Work.push_back(&I);
+  }
+  for (Instruction *I : Work)
+    rewrite(*I, C);
+  for (Instruction *I : Drop)
+    I->eraseFromParent();
+  // `unreachable` would become a PTX trap: neutralise it as an early exit.
+  for (UnreachableInst *U : Unreachables) {
+    IRBuilder<> B(U);
+    B.CreateRetVoid();
+    U->eraseFromParent();
+  }
+}
+
+/// Replaces kernel F by a copy with the hidden ABI parameters appended.
+Function *addHiddenParameters(Function &F) {
+  LLVMContext &Ctx = F.getContext();
+  SmallVector<Type *, 8> Params(F.getFunctionType()->params());
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Params.push_back(I64); // ATOLL_HIDDEN_ARENA_BASE_INDEX
+  Params.push_back(I64); // ATOLL_HIDDEN_ARENA_SIZE_INDEX
+  auto *FTy = FunctionType::get(F.getReturnType(), Params, false);
+  Function *NewF = Function::Create(FTy, F.getLinkage(), F.getAddressSpace(), "", F.getParent());
+  NewF->copyAttributesFrom(&F);
+  NewF->copyMetadata(&F, 0);
+  NewF->setCallingConv(F.getCallingConv());
+  NewF->setSubprogram(F.getSubprogram());
+  NewF->splice(NewF->begin(), &F);
+  for (auto [Old, New] : zip(F.args(), NewF->args())) {
+    New.takeName(&Old);
+    Old.replaceAllUsesWith(&New);
+  }
+  NewF->getArg(F.arg_size() + ATOLL_HIDDEN_ARENA_BASE_INDEX)->setName(ATOLL_HIDDEN_ARENA_BASE_NAME);
+  NewF->getArg(F.arg_size() + ATOLL_HIDDEN_ARENA_SIZE_INDEX)->setName(ATOLL_HIDDEN_ARENA_SIZE_NAME);
+  NewF->takeName(&F);
+  F.replaceAllUsesWith(NewF);
+  F.eraseFromParent();
+  return NewF;
+}
+
+/// One module-wide shared pad: referenced by every kernel that can reach shared
+/// memory, so its window is never smaller than the widest access (no fault even
+/// when the tenant declared no shared memory).
+GlobalVariable *sharedPad(Module &M) {
+  const char *Name = "__atoll_smem_pad";
+  if (GlobalVariable *GV = M.getGlobalVariable(Name, true))
+    return GV;
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), MaxAccessBytes > 256 ? 256 : 64);
+  auto *GV = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
+                                Name, nullptr, GlobalValue::NotThreadLocal, ASShared);
+  GV->setAlignment(Align(16));
+  return GV;
+}
+
+} // namespace
+
+PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
+  HardeningReport LocalReport;
+  HardeningReport &Report = Opts.Report ? *Opts.Report : LocalReport;
+  auto Finish = [&]() {
+    if (Opts.Verbose)
+      Report.printVerbose(errs());
+    if (Opts.Summarize)
+      Report.printSummary(errs());
+  };
+
+  if (!Triple(M.getTargetTriple()).isNVPTX()) {
+    if (!M.empty()) {
+      AtollDiagnostic D(name(), *M.begin(), nullptr,
+                        "module target '" + M.getTargetTriple().str() +
+                            "' is not nvptx64-nvidia-cuda");
+      M.getContext().diagnose(D);
+    }
+    return PreservedAnalyses::all();
+  }
+
+  SmallVector<Function *, 8> Kernels;
+  for (Function &F : M)
+    if (!F.isDeclaration() && isKernel(F))
+      Kernels.push_back(&F);
+  for (Function *K : Kernels)
+    if (K->hasFnAttribute(ATOLL_HARDENED_ATTR)) {
+      AtollDiagnostic D(name(), *K, nullptr, "kernel is already hardened");
+      M.getContext().diagnose(D);
+      return PreservedAnalyses::all();
+    }
+
+  RefuseFn Refuse = [&](Function &F, Instruction *I, StateSpace S, AccessKind K,
+                        const Twine &Why) {
+    std::string Reason = Why.str();
+    Report.add({name().str(), F.getName().str(), instructionText(I), sourceLocation(I), S, K,
+                Outcome::Refused, Reason});
+    AtollDiagnostic D(name(), F, I, Reason);
+    M.getContext().diagnose(D);
+  };
+  if (!inlineAllCalls(M, Kernels, Refuse)) {
+    Finish();
+    return PreservedAnalyses::none();
+  }
+
+  // Analyse everything before changing anything: a refused module is reported whole.
+  bool AllOK = true;
+  SmallVector<std::unique_ptr<KernelHardener>, 8> Hardeners;
+  for (Function *K : Kernels) {
+    if (!K->getReturnType()->isVoidTy()) {
+      Refuse(*K, nullptr, StateSpace::Unknown, AccessKind::Call, "kernel does not return void");
+      AllOK = false;
+      continue;
+    }
+    auto H = std::make_unique<KernelHardener>(*K, Opts, Report);
+    AllOK &= H->analyze();
+    Hardeners.push_back(std::move(H));
+  }
+  if (!AllOK) {
+    Finish();
+    return PreservedAnalyses::none();
+  }
+
+  const char *ModeName = Opts.Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
+  for (auto [K, H] : zip(Kernels, Hardeners)) {
+    // Static allocas outside the entry block would grow the stack per iteration.
+    for (BasicBlock &BB : *K)
+      if (&BB != &K->getEntryBlock())
+        for (Instruction &I : make_early_inc_range(BB))
+          if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isa<ConstantInt>(AI->getArraySize()))
+            AI->moveBefore(K->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    bool ZeroShared = H->mayTouchShared();
+    Function *NewF = addHiddenParameters(*K);
+    unsigned N = NewF->arg_size();
+    KernelConfiner C(*NewF, NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_ARENA_BASE_INDEX),
+                     NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_ARENA_SIZE_INDEX),
+                     Opts.Mode);
+    H->harden(*NewF, C);
+    ZeroShared |= C.usedSharedWindow();
+    if (ZeroShared) {
+      // Reference the pad so ptxas allocates it for this kernel.
+      C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M), /*isVolatile=*/true);
+    }
+    emitZeroInit(*NewF, C, ZeroShared);
+    NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
+  }
+  Finish();
+  return PreservedAnalyses::none();
 }
 
 } // namespace Atoll

@@ -1,0 +1,134 @@
+// Internal pieces of atoll-mem, split by job: call policy (what may be called),
+// inlining, pointer-origin classification, and the confinement code generator.
+#pragma once
+
+#include "atoll/passes/AtollMem.h"
+#include "atoll/passes/HardeningReport.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class AllocaInst;
+class Argument;
+class CallBase;
+class DataLayout;
+class Function;
+class GlobalVariable;
+class InlineAsm;
+class Module;
+} // namespace llvm
+
+namespace Atoll {
+
+// NVPTX address spaces.
+enum : unsigned {
+  ASGeneric = 0, ASGlobal = 1, ASShared = 3, ASConstant = 4, ASLocal = 5, ASParam = 101,
+};
+
+/// Reports one refusal (instruction may be null for whole-function refusals).
+using RefuseFn = std::function<void(llvm::Function &, llvm::Instruction *, StateSpace,
+                                    AccessKind, const llvm::Twine &)>;
+
+//===-- Call policy -------------------------------------------------------===//
+
+/// What atoll-mem does with an intrinsic call.
+enum class IntrinsicAction {
+  Allow,        // touches no memory a tenant could misuse (math, sreg, barriers, ...)
+  Drop,         // no semantic effect worth keeping: prefetch, lifetime markers
+  Confine,      // a memory access the pass confines (memcpy, ldu, cp.async, ...)
+  Refuse,       // unsupported or unsafe
+};
+
+struct IntrinsicPolicy {
+  IntrinsicAction Action;
+  std::string Reason; // for Refuse
+};
+
+IntrinsicPolicy classifyIntrinsic(const llvm::Function &Callee);
+
+/// Empty when the inline asm is register-only (allow-listed opcodes, no memory
+/// operands); otherwise the reason for refusing it.
+std::string checkInlineAsm(const llvm::InlineAsm &IA);
+
+/// Inlines every call to a defined function into the kernels, refusing recursion
+/// and address-taken functions. Returns false when something was refused.
+bool inlineAllCalls(llvm::Module &M, llvm::ArrayRef<llvm::Function *> Kernels,
+                    const RefuseFn &Refuse);
+
+//===-- Pointer origins ----------------------------------------------------===//
+
+/// Where a pointer may point, traced back through GEPs, casts, phis and selects.
+struct PointerOrigin {
+  StateSpace Space = StateSpace::Unknown; // Unknown: a generic pointer of unknown space
+  /// The single object it points into, when known: an AllocaInst (local), a
+  /// GlobalVariable (shared/constant), or a byval Argument (param).
+  llvm::Value *Object = nullptr;
+  /// A module-scope global outside shared/constant memory was reached.
+  llvm::GlobalVariable *ModuleStorage = nullptr;
+};
+
+PointerOrigin tracePointerOrigin(llvm::Value *Ptr);
+
+/// Size in bytes of an origin object, if statically known.
+std::optional<uint64_t> objectSize(const llvm::Value *Object, const llvm::DataLayout &DL);
+
+//===-- Confinement code generation ----------------------------------------===//
+
+/// Emits the confinement of one kernel's accesses. Values that depend only on
+/// the launch (masks, the shared window) are computed once in the entry block.
+class KernelConfiner {
+public:
+  KernelConfiner(llvm::Function &Kernel, llvm::Value *ArenaBase, llvm::Value *ArenaSize,
+                 ClampingMode Mode);
+
+  /// Confines Ptr for an access of Size bytes (constant or i64 value) and
+  /// alignment Align; returns the pointer to use instead (same type as Ptr).
+  llvm::Value *confine(llvm::IRBuilder<> &B, llvm::Value *Ptr, const PointerOrigin &O,
+                       llvm::Value *Size, llvm::Align Align);
+
+  /// The arena, shared-window and object variants (used by confine()).
+  llvm::Value *confineToArena(llvm::IRBuilder<> &B, llvm::Value *Addr, llvm::Value *Size,
+                              llvm::Align Align);
+  llvm::Value *confineToSharedWindow(llvm::IRBuilder<> &B, llvm::Value *SharedAddr,
+                                     llvm::Value *Size, llvm::Align Align);
+  llvm::Value *confineToObject(llvm::IRBuilder<> &B, llvm::Value *Ptr, llvm::Value *Object,
+                               uint64_t ObjectBytes, llvm::Value *Size, llvm::Align Align);
+
+  /// Window bounds of user shared memory: [lo, lo + bytes) in the shared space.
+  llvm::Value *sharedLo();
+  llvm::Value *sharedBytes();
+  llvm::Value *arenaBase() const { return ArenaBase; }
+  llvm::Value *arenaSize() const { return ArenaSize; }
+  bool usedSharedWindow() const { return UsedShared; }
+  /// The first block of the tenant's code (after the setup in the entry block).
+  llvm::BasicBlock *body() const { return Body; }
+
+  /// Builder positioned in the entry block, after allocas and earlier setup.
+  llvm::IRBuilder<> &entryBuilder() { return Entry; }
+
+private:
+  llvm::Value *alignDown(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Align A);
+
+  llvm::Function &F;
+  const llvm::DataLayout &DL;
+  llvm::Value *ArenaBase, *ArenaSize;
+  ClampingMode Mode;
+  llvm::IRBuilder<> Entry;
+  llvm::BasicBlock *Body = nullptr;
+  llvm::Type *I64;
+  llvm::Value *ArenaMask = nullptr;
+  llvm::Value *SmemLo = nullptr, *SmemBytes = nullptr;
+  bool UsedShared = false;
+};
+
+/// Zero-initialises, at kernel entry, every static alloca and (when the kernel can
+/// reach shared memory) the whole user shared window, then a CTA barrier.
+void emitZeroInit(llvm::Function &Kernel, KernelConfiner &C, bool ZeroShared);
+
+} // namespace Atoll

@@ -1,0 +1,239 @@
+// Code generation for confinement. Every rewritten address is an integer
+// computation the tenant cannot influence beyond its window:
+//   arena, mask-based:   (addr & mask_A) | base            (mask_A = (size-1) & ~(A-1))
+//   arena, modulo-based: base + (umin((addr - base) % size, size - S) & ~(A-1))
+//   shared window:       lo + (umin(addr - lo, bytes - S) & ~(A-1))
+//   object (alloca, constant global, byval): obj + (umin(p - obj, objsize - S) & ~(A-1))
+// where S is the access size and A its alignment. Launch-invariant values are
+// computed once in the entry block.
+#include "AtollMemInternal.h"
+
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace Atoll {
+
+static BasicBlock::iterator entryInsertPoint(Function &F) {
+  BasicBlock &EB = F.getEntryBlock();
+  auto It = EB.getFirstInsertionPt();
+  while (It != EB.end() && isa<AllocaInst>(*It))
+    ++It;
+  return It;
+}
+
+KernelConfiner::KernelConfiner(Function &Kernel, Value *ArenaBase, Value *ArenaSize,
+                               ClampingMode Mode)
+    : F(Kernel), DL(Kernel.getParent()->getDataLayout()), ArenaBase(ArenaBase),
+      ArenaSize(ArenaSize), Mode(Mode),
+      Entry(Kernel.getContext()), I64(Type::getInt64Ty(Kernel.getContext())) {
+  // Setup code lives in the entry block, between the allocas and a branch to the
+  // tenant's code, so later rewrites never invalidate the insertion point.
+  BasicBlock &EB = Kernel.getEntryBlock();
+  Body = EB.splitBasicBlock(entryInsertPoint(Kernel), "atoll.body");
+  Entry.SetInsertPoint(EB.getTerminator());
+  if (Mode == ClampingMode::MaskBased)
+    ArenaMask = Entry.CreateSub(ArenaSize, ConstantInt::get(I64, 1), "atoll.arena.mask");
+}
+
+Value *KernelConfiner::alignDown(IRBuilder<> &B, Value *V, Align A) {
+  if (A.value() == 1)
+    return V;
+  return B.CreateAnd(V, ConstantInt::get(V->getType(), ~(A.value() - 1)), "atoll.align");
+}
+
+// Hoisting helper: a value computed from launch invariants and a constant size can
+// live in the entry block; a run-time size (memcpy length) is computed in place.
+static IRBuilder<> &builderFor(IRBuilder<> &Here, IRBuilder<> &Entry, Value *Size) {
+  return isa<Constant>(Size) ? Entry : Here;
+}
+
+Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, Align A) {
+  auto *CSize = dyn_cast<ConstantInt>(Size);
+  if (Mode == ClampingMode::MaskBased) {
+    Value *MaskA = ArenaMask;
+    if (A.value() > 1)
+      MaskA = Entry.CreateAnd(ArenaMask, ConstantInt::get(I64, ~(A.value() - 1)),
+                              "atoll.arena.mask.a" + Twine(A.value()));
+    Value *Off = B.CreateAnd(Addr, MaskA, "atoll.off");
+    // An access wider than its alignment could cross the arena end: clamp it.
+    if (!CSize || CSize->getZExtValue() > A.value()) {
+      IRBuilder<> &H = builderFor(B, Entry, Size);
+      Value *Lim = alignDown(H, H.CreateSub(ArenaSize, Size), A);
+      Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim, nullptr, "atoll.off.clamped");
+    }
+    return B.CreateOr(Off, ArenaBase, "atoll.addr");
+  }
+  Value *Rel = B.CreateSub(Addr, ArenaBase);
+  Value *Off = B.CreateURem(Rel, ArenaSize, "atoll.off");
+  IRBuilder<> &H = builderFor(B, Entry, Size);
+  Value *Lim = H.CreateSub(ArenaSize, Size, "atoll.lim");
+  Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
+  Off = alignDown(B, Off, A);
+  return B.CreateAdd(ArenaBase, Off, "atoll.addr");
+}
+
+Value *KernelConfiner::sharedLo() {
+  if (!SmemLo) {
+    // User shared memory starts after the driver's reserved region (measured on
+    // sm_90: %reserved_smem_offset_cap = 1024, first static variable at 1024).
+    auto *Ty = FunctionType::get(Entry.getInt32Ty(), false);
+    auto *Asm = InlineAsm::get(Ty, "mov.u32 $0, %reserved_smem_offset_cap;", "=r",
+                               /*hasSideEffects=*/false);
+    SmemLo = Entry.CreateZExt(Entry.CreateCall(Ty, Asm, {}, "atoll.smem.cap"), I64,
+                              "atoll.smem.lo");
+  }
+  return SmemLo;
+}
+
+Value *KernelConfiner::sharedBytes() {
+  if (!SmemBytes) {
+    Value *Total = Entry.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_total_smem_size, {});
+    SmemBytes = Entry.CreateZExt(Total, I64, "atoll.smem.bytes");
+  }
+  return SmemBytes;
+}
+
+Value *KernelConfiner::confineToSharedWindow(IRBuilder<> &B, Value *SharedAddr, Value *Size,
+                                             Align A) {
+  UsedShared = true;
+  Value *Lo = sharedLo();
+  Value *Bytes = sharedBytes();
+  IRBuilder<> &H = builderFor(B, Entry, Size);
+  // The zero-init pad guarantees Bytes >= every constant access size.
+  Value *Lim = H.CreateSub(Bytes, Size, "atoll.smem.lim");
+  Value *Off = B.CreateSub(SharedAddr, Lo);
+  Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
+  Off = alignDown(B, Off, A);
+  return B.CreateAdd(Lo, Off, "atoll.smem.addr");
+}
+
+Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object,
+                                       uint64_t ObjectBytes, Value *Size, Align A) {
+  auto *PtrTy = cast<PointerType>(Ptr->getType());
+  // The object's address in the pointer's address space (launch-invariant).
+  Value *Obj = Object;
+  if (Obj->getType() != PtrTy)
+    Obj = Entry.CreateAddrSpaceCast(Obj, PtrTy, Object->getName() + ".atoll");
+  Type *IntPtrTy = DL.getIntPtrType(PtrTy);
+  Value *P = B.CreatePtrToInt(Ptr, IntPtrTy);
+  Value *O = B.CreatePtrToInt(Obj, IntPtrTy);
+  Value *Off = B.CreateSub(P, O, "atoll.obj.off");
+  IRBuilder<> &H = builderFor(B, Entry, Size);
+  Value *Lim = H.CreateSub(ConstantInt::get(IntPtrTy, ObjectBytes),
+                           H.CreateZExtOrTrunc(Size, IntPtrTy), "atoll.obj.lim");
+  Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
+  Off = alignDown(B, Off, A);
+  return B.CreateGEP(B.getInt8Ty(), Obj, Off, "atoll.obj.addr");
+}
+
+Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const PointerOrigin &O, Value *Size,
+                               Align A) {
+  auto *PtrTy = cast<PointerType>(Ptr->getType());
+  LLVMContext &Ctx = F.getContext();
+  auto *GlobalPtr = PointerType::get(Ctx, ASGlobal);
+  auto *SharedPtr = PointerType::get(Ctx, ASShared);
+  Size = B.CreateZExtOrTrunc(Size, I64);
+
+  auto ToArena = [&]() -> Value * {
+    Value *Addr = B.CreatePtrToInt(Ptr, I64);
+    Value *NewAddr = confineToArena(B, Addr, Size, A);
+    Value *G = B.CreateIntToPtr(NewAddr, GlobalPtr, "atoll.global");
+    return PtrTy->getAddressSpace() == ASGlobal ? G : B.CreateAddrSpaceCast(G, PtrTy);
+  };
+  auto ToSharedWindow = [&]() -> Value * {
+    Value *S = PtrTy->getAddressSpace() == ASShared ? Ptr : B.CreateAddrSpaceCast(Ptr, SharedPtr);
+    Value *NewAddr = confineToSharedWindow(B, B.CreatePtrToInt(S, I64), Size, A);
+    Value *SP = B.CreateIntToPtr(NewAddr, SharedPtr, "atoll.shared");
+    return PtrTy->getAddressSpace() == ASShared ? SP : B.CreateAddrSpaceCast(SP, PtrTy);
+  };
+
+  switch (O.Space) {
+  case StateSpace::Global:
+    return ToArena();
+  case StateSpace::Shared:
+    if (std::optional<uint64_t> Bytes = objectSize(O.Object, DL)) {
+      UsedShared = true;
+      return confineToObject(B, Ptr, O.Object, *Bytes, Size, A);
+    }
+    return ToSharedWindow();
+  case StateSpace::Local:
+  case StateSpace::Constant:
+  case StateSpace::Param: {
+    std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
+    assert(Bytes && "the driver refuses objectless local/constant/param accesses");
+    return confineToObject(B, Ptr, O.Object, *Bytes, Size, A);
+  }
+  case StateSpace::Generic:
+  case StateSpace::Unknown: {
+    // Unknown origin: a run-time space test. Shared addresses stay in the shared
+    // window; everything else (global, and local/constant addresses smuggled
+    // through memory) is confined to the arena.
+    Value *IsShared = B.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {Ptr}, nullptr,
+                                        "atoll.is.shared");
+    Value *InShared = ToSharedWindow();
+    Value *InArena = ToArena();
+    return B.CreateSelect(IsShared, InShared, InArena, "atoll.generic");
+  }
+  }
+  llvm_unreachable("covered switch");
+}
+
+void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  IRBuilder<> &B = C.entryBuilder();
+  // Every static stack object starts as zeros: no residue of an earlier kernel.
+  for (Instruction &I : F.getEntryBlock()) {
+    auto *AI = dyn_cast<AllocaInst>(&I);
+    if (!AI)
+      continue;
+    if (std::optional<uint64_t> Bytes = objectSize(AI, DL); Bytes && *Bytes)
+      B.CreateMemSet(AI, B.getInt8(0), *Bytes, AI->getAlign());
+  }
+  if (!ZeroShared)
+    return;
+
+  // Cooperative zeroing of the user shared window by all threads of the CTA,
+  // then a barrier, before any tenant code runs:
+  //   for (i = tid * 4; i + 4 <= bytes; i += nthreads * 4) shared[lo + i] = 0;
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
+  Value *Tx = Sreg(Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  Value *Ty = Sreg(Intrinsic::nvvm_read_ptx_sreg_tid_y);
+  Value *Tz = Sreg(Intrinsic::nvvm_read_ptx_sreg_tid_z);
+  Value *Nx = Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+  Value *Ny = Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+  Value *Nz = Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z);
+  Value *Tid = B.CreateAdd(Tx, B.CreateMul(Nx, B.CreateAdd(Ty, B.CreateMul(Ny, Tz))));
+  Value *NThreads = B.CreateMul(Nx, B.CreateMul(Ny, Nz));
+  Value *Start = B.CreateZExt(B.CreateShl(Tid, 2), I64, "atoll.zero.start");
+  Value *Step = B.CreateZExt(B.CreateShl(NThreads, 2), I64, "atoll.zero.step");
+  Value *Lo = C.sharedLo();
+  Value *Bytes = C.sharedBytes();
+
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Rest = C.body();
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "atoll.zero.smem", &F, Rest);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "atoll.zero.done", &F, Rest);
+  Pre->getTerminator()->eraseFromParent();
+  IRBuilder<> PB(Pre);
+  PB.CreateCondBr(PB.CreateICmpULE(PB.CreateAdd(Start, ConstantInt::get(I64, 4)), Bytes), Loop,
+                  Done);
+  IRBuilder<> LB(Loop);
+  PHINode *I = LB.CreatePHI(I64, 2, "atoll.zero.i");
+  I->addIncoming(Start, Pre);
+  Value *Addr = LB.CreateIntToPtr(LB.CreateAdd(Lo, I), PointerType::get(Ctx, ASShared));
+  LB.CreateAlignedStore(ConstantInt::get(I32, 0), Addr, Align(4));
+  Value *Next = LB.CreateAdd(I, Step);
+  I->addIncoming(Next, Loop);
+  LB.CreateCondBr(LB.CreateICmpULE(LB.CreateAdd(Next, ConstantInt::get(I64, 4)), Bytes), Loop,
+                  Done);
+  IRBuilder<> DB(Done);
+  DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {DB.getInt32(0)});
+  DB.CreateBr(Rest);
+}
+
+} // namespace Atoll

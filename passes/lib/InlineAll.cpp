@@ -1,0 +1,135 @@
+// Device functions are inlined into the kernels, so that every access is hardened
+// in the kernel that runs it and device code needs no hidden-parameter plumbing.
+// Recursion (unbounded stack) and address-taken functions are refused first.
+#include "AtollMemInternal.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace Atoll {
+
+static void directCallees(Function &F, SmallVectorImpl<Function *> &Out) {
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *Callee = CB->getCalledFunction())
+        if (!Callee->isDeclaration())
+          Out.push_back(Callee);
+}
+
+/// Finds a call cycle reachable from Root; returns a function on it or null.
+static Function *findRecursion(Function *Root) {
+  enum State { Unvisited, Active, Done };
+  DenseMap<Function *, State> S;
+  SmallVector<std::pair<Function *, SmallVector<Function *, 8>>, 16> Stack;
+  auto Push = [&](Function *F) {
+    S[F] = Active;
+    SmallVector<Function *, 8> Callees;
+    directCallees(*F, Callees);
+    Stack.push_back({F, std::move(Callees)});
+  };
+  Push(Root);
+  while (!Stack.empty()) {
+    auto &[F, Callees] = Stack.back();
+    if (Callees.empty()) {
+      S[F] = Done;
+      Stack.pop_back();
+      continue;
+    }
+    Function *Next = Callees.pop_back_val();
+    State St = S.lookup(Next);
+    if (St == Active)
+      return Next;
+    if (St == Unvisited)
+      Push(Next);
+  }
+  return nullptr;
+}
+
+bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Refuse) {
+  bool OK = true;
+  for (Function *K : Kernels)
+    if (Function *R = findRecursion(K)) {
+      Instruction *Site = nullptr;
+      for (Instruction &I : instructions(*R))
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (CB->getCalledFunction() && !CB->getCalledFunction()->isDeclaration())
+            Site = CB;
+      Refuse(*K, Site, StateSpace::Local, AccessKind::Call,
+             "recursion through '" + R->getName() + "' (the stack cannot be bounded)");
+      OK = false;
+    }
+  if (!OK)
+    return false;
+
+  // Inline until no call to a defined function is left (bounded: no recursion).
+  for (Function *K : Kernels) {
+    bool Changed = true;
+    unsigned Rounds = 0;
+    while (Changed && Rounds++ < 10000) {
+      Changed = false;
+      SmallVector<CallBase *, 16> Calls;
+      for (Instruction &I : instructions(*K))
+        if (auto *CB = dyn_cast<CallBase>(&I))
+          if (Function *Callee = CB->getCalledFunction())
+            if (!Callee->isDeclaration() && Callee != K)
+              Calls.push_back(CB);
+      for (CallBase *CB : Calls) {
+        if (isa<InvokeInst>(CB) || isa<CallBrInst>(CB)) {
+          Refuse(*K, CB, StateSpace::Unknown, AccessKind::Call, "invoke/callbr is not supported");
+          return false;
+        }
+        InlineFunctionInfo IFI;
+        InlineResult R = InlineFunction(*CB, IFI, /*MergeAttributes=*/false, nullptr,
+                                        /*InsertLifetime=*/false);
+        if (!R.isSuccess()) {
+          Refuse(*K, CB, StateSpace::Unknown, AccessKind::Call,
+                 Twine("call could not be inlined: ") + R.getFailureReason());
+          return false;
+        }
+        Changed = true;
+      }
+    }
+  }
+
+  // What is left of the device functions is dead code unless its address escaped.
+  SmallPtrSet<Function *, 8> IsKernel(Kernels.begin(), Kernels.end());
+  SmallVector<Function *, 8> Dead;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !IsKernel.count(&F))
+      Dead.push_back(&F);
+  for (Function *F : Dead) {
+    F->removeDeadConstantUsers();
+    for (User *U : F->users()) {
+      if (auto *I = dyn_cast<Instruction>(U)) {
+        Function *Parent = I->getFunction();
+        if (IsKernel.count(Parent)) {
+          Refuse(*Parent, I, StateSpace::Unknown, AccessKind::Call,
+                 "address of function '" + F->getName() + "' is taken (indirect calls are "
+                 "not allowed)");
+          OK = false;
+        }
+      }
+    }
+  }
+  if (!OK)
+    return false;
+  SmallPtrSet<Constant *, 8> DeadSet(Dead.begin(), Dead.end());
+  removeFromUsedLists(M, [&](Constant *C) {
+    return DeadSet.count(cast<Constant>(C->stripPointerCasts())) != 0;
+  });
+  for (Function *F : Dead) {
+    F->removeDeadConstantUsers();
+    if (!F->use_empty()) // e.g. in a global's initializer: keep it, it never runs
+      continue;
+    F->eraseFromParent();
+  }
+  return true;
+}
+
+} // namespace Atoll
