@@ -282,7 +282,12 @@ TEST(ToolchainPTX, VectorAddGivesAnEntryForSm90) {
   EXPECT_NE(PTX.find(".target sm_90"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".address_size 64"), std::string::npos);
   EXPECT_NE(PTX.find(".visible .entry vadd("), std::string::npos) << PTX;
-  EXPECT_NE(PTX.find("vadd_param_3"), std::string::npos) << PTX;
+  // The tenant's four parameters, then the hidden arena base and size.
+  EXPECT_NE(PTX.find(".param .u32 vadd_param_3"), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find(".param .u64 vadd_param_4"), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find(".param .u64 vadd_param_5"), std::string::npos) << PTX;
+  EXPECT_EQ(PTX.find("vadd_param_6"), std::string::npos) << PTX;
+  EXPECT_EQ(PTX.find("trap"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find("st.global.b32"), std::string::npos) << PTX;
 }
 
@@ -393,7 +398,8 @@ TEST(ToolchainPTX, NativeBaselineSkipsHardening) {
   Opts.Harden = false;
   auto C = compileIR(VecAdd, Opts);
   ASSERT_TRUE(!!C) << toString(C.takeError());
-  EXPECT_EQ(C->ptx.find(ATOLL_HIDDEN_ARENA_BASE_NAME), std::string::npos);
+  EXPECT_NE(C->ptx.find("vadd_param_3"), std::string::npos);
+  EXPECT_EQ(C->ptx.find("vadd_param_4"), std::string::npos) << C->ptx;
 }
 
 TEST(ToolchainPTX, ConcurrentCompilesAgree) {
@@ -487,6 +493,90 @@ declare float @__nv_no_such_function(float)
   ASSERT_TRUE(F);
   EXPECT_EQ(F->Kind, FailureKind::InvalidInput);
   EXPECT_NE(F->Message.find("__nv_no_such_function"), std::string::npos) << F->Message;
+}
+
+// --- hardening ----------------------------------------------------------------
+
+const std::string AsmStores = withHeader(R"(
+define ptx_kernel void @evil(ptr %p) !dbg !5 {
+  call void asm sideeffect "st.global.u32 [$0], 1;", "l,~{memory}"(ptr %p), !dbg !8
+  call void asm sideeffect "st.global.u32 [$0], 2;", "l,~{memory}"(ptr %p), !dbg !9
+  ret void
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!3, !4}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, producer: "clang", isOptimized: true, runtimeVersion: 0, emissionKind: LineTablesOnly)
+!1 = !DIFile(filename: "attack.cu", directory: "/src")
+!3 = !{i32 2, !"Debug Info Version", i32 3}
+!4 = !{i32 7, !"Dwarf Version", i32 2}
+!5 = distinct !DISubprogram(name: "evil", scope: !1, file: !1, line: 3, type: !6, scopeLine: 3, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0)
+!6 = !DISubroutineType(types: !7)
+!7 = !{}
+!8 = !DILocation(line: 4, column: 3, scope: !5)
+!9 = !DILocation(line: 5, column: 3, scope: !5)
+)");
+
+TEST(ToolchainHarden, KernelGetsHiddenParamsAndModeAttribute) {
+  for (auto [Mode, Name] : {std::pair{Atoll::ClampingMode::MaskBased, ATOLL_MODE_MASK},
+                            std::pair{Atoll::ClampingMode::ModuloBased, ATOLL_MODE_MODULO}}) {
+    LLVMContext Ctx;
+    auto M = parse(VecAdd, Ctx);
+    ASSERT_TRUE(!!M);
+    CompileOptions Opts;
+    Opts.Mode = Mode;
+    ASSERT_FALSE(errorToBool(hardenModule(**M, Opts)));
+    Function *K = (*M)->getFunction("vadd");
+    ASSERT_NE(K, nullptr);
+    ASSERT_EQ(K->arg_size(), 4 + ATOLL_HIDDEN_PARAM_COUNT);
+    EXPECT_EQ(K->getArg(4 + ATOLL_HIDDEN_ARENA_BASE_INDEX)->getName(),
+              ATOLL_HIDDEN_ARENA_BASE_NAME);
+    EXPECT_EQ(K->getArg(4 + ATOLL_HIDDEN_ARENA_SIZE_INDEX)->getName(),
+              ATOLL_HIDDEN_ARENA_SIZE_NAME);
+    EXPECT_EQ(K->getFnAttribute(ATOLL_HARDENED_ATTR).getValueAsString(), Name);
+  }
+}
+
+TEST(ToolchainHarden, RefusalIsTypedWithEveryDiagnostic) {
+  Atoll::HardeningReport Report;
+  CompileOptions Opts;
+  Opts.Report = &Report;
+  auto F = failureOf(compileIR(AsmStores, Opts));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  // One line per refusal, LLVM format, naming location, kernel and instruction.
+  SmallVector<StringRef, 4> Lines;
+  StringRef(F->Diagnostics).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  ASSERT_EQ(Lines.size(), 2u) << F->Diagnostics;
+  EXPECT_TRUE(Lines[0].starts_with("error: attack.cu:4:3: atoll-mem: refused in 'evil': "))
+      << Lines[0].str();
+  EXPECT_NE(Lines[0].find("st.global.u32 [$0], 1;"), StringRef::npos) << Lines[0].str();
+  EXPECT_TRUE(Lines[1].starts_with("error: attack.cu:5:3: ")) << Lines[1].str();
+  // The message is one line: the first refusal and how many more.
+  EXPECT_EQ(F->Message.find('\n'), std::string::npos);
+  EXPECT_NE(F->Message.find("attack.cu:4:3"), std::string::npos) << F->Message;
+  EXPECT_NE(F->Message.find("(and 1 more)"), std::string::npos) << F->Message;
+  EXPECT_EQ(Report.count(Atoll::Outcome::Refused), 2u);
+}
+
+TEST(ToolchainHarden, RefusalRestoresTheCallersHandler) {
+  LLVMContext Ctx;
+  auto M = parse(AsmStores, Ctx);
+  ASSERT_TRUE(!!M);
+  const DiagnosticHandler *Before = Ctx.getDiagHandlerPtr();
+  auto F = failureOf(hardenModule(**M, {}));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  EXPECT_EQ(Ctx.getDiagHandlerPtr(), Before);
+}
+
+TEST(ToolchainHarden, ReportIsFilledForAcceptedModules) {
+  Atoll::HardeningReport Report;
+  CompileOptions Opts;
+  Opts.Report = &Report;
+  auto C = compileIR(VecAdd, Opts);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_FALSE(Report.hasRefusals());
+  EXPECT_GE(Report.count(Atoll::Outcome::Confined), 1u);
 }
 
 // --- diagnostics --------------------------------------------------------------
