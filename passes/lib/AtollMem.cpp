@@ -76,8 +76,12 @@ struct MemOperand {
   bool Writes;
 };
 
-// Accesses larger than the smallest arena cannot be confined into it.
-constexpr uint64_t MaxAccessBytes = 4096;
+// Widest single access (not memcpy/memset, whose lengths are clamped at run time).
+// Every window is at least this large: arenas are >= 2 MiB and the shared pad
+// makes the shared window at least SharedPadBytes.
+constexpr uint64_t MaxAccessBytes = 256;
+constexpr uint64_t SharedPadBytes = 256;
+static_assert(MaxAccessBytes <= SharedPadBytes, "the shared window must fit every access");
 
 class KernelHardener {
 public:
@@ -414,7 +418,9 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
   Type *I64 = B.getInt64Ty();
   // A run-time length (memcpy/memset) is first cut to the smallest window involved.
   Value *Len = nullptr;
-  if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !isa<ConstantInt>(MI->getLength())) {
+  // Always cut, constant lengths too: a constant longer than the arena would
+  // otherwise make the clamp limit (window - length) wrap around.
+  if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
     Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
     for (const MemOperand &Op : Ops) {
       PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
@@ -529,7 +535,7 @@ GlobalVariable *sharedPad(Module &M) {
   const char *Name = "__atoll_smem_pad";
   if (GlobalVariable *GV = M.getGlobalVariable(Name, true))
     return GV;
-  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), MaxAccessBytes > 256 ? 256 : 64);
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), SharedPadBytes);
   auto *GV = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
                                 Name, nullptr, GlobalValue::NotThreadLocal, ASShared);
   GV->setAlignment(Align(16));

@@ -117,15 +117,19 @@ std::string checkInlineAsm(const InlineAsm &IA) {
       if (Code == "m" || Code == "o" || Code == "V")
         return "inline asm with a memory operand";
   }
-  // Statements are separated by ';' or new lines; braces open register scopes.
+  // Statements are separated by ';' or new lines; a '{' or '}' at the start or end
+  // of a statement opens or closes a register scope (inside a statement, braces
+  // are vector operands: "mov.b64 {lo,hi}, $2").
   std::string Text = IA.getAsmString().str();
   for (char &Ch : Text)
-    if (Ch == '\n' || Ch == '{' || Ch == '}')
+    if (Ch == '\n')
       Ch = ';';
   SmallVector<StringRef, 16> Parts;
   StringRef(Text).split(Parts, ';', -1, false);
   for (StringRef S : Parts) {
     S = S.trim();
+    while (S.consume_front("{") || S.consume_back("}"))
+      S = S.trim();
     if (S.empty() || S.starts_with("//"))
       continue;
     if (S.starts_with("@")) { // guard predicate: "@p add.s32 ..."
