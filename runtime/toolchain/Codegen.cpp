@@ -109,14 +109,20 @@ Expected<std::string> emitPTX(Module &M, const CompileOptions &Opts) {
 
   DiagnosticCollector Diags(M.getContext());
   SmallString<0> PTX;
-  {
-    raw_svector_ostream OS(PTX);
-    legacy::PassManager PM;
-    if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
-      return makeError(FailureKind::CompileError,
-                       "the NVPTX backend cannot emit assembly for " + Opts.GpuArch);
-    PM.run(M);
-  }
+  bool Unsupported = false;
+  // Instruction selection ends in report_fatal_error for IR the GPU cannot do
+  // (e.g. an sm_100 intrinsic on sm_90): recover instead of exiting.
+  if (Error E = runRecoverable("PTX code generation for " + Opts.GpuArch, [&] {
+        raw_svector_ostream OS(PTX);
+        legacy::PassManager PM;
+        Unsupported = TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile);
+        if (!Unsupported)
+          PM.run(M);
+      }))
+    return E;
+  if (Unsupported)
+    return makeError(FailureKind::CompileError,
+                     "the NVPTX backend cannot emit assembly for " + Opts.GpuArch);
   if (Diags.hasErrors())
     return makeError(FailureKind::CompileError,
                      "PTX code generation failed for " + Opts.GpuArch, Diags.errors());

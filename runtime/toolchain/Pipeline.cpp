@@ -134,21 +134,24 @@ Error prepareModule(Module &M, const CompileOptions &Opts) {
   if (!M.getModuleFlag("nvvm-reflect-ftz"))
     M.addModuleFlag(Module::Override, "nvvm-reflect-ftz", uint32_t(0));
 
-  PassBuilder PB(TM.get());
-  Analyses A(PB);
-  ModulePassManager MPM;
-  // Only the kernels are entry points; everything else (the tenant's device
-  // functions, libdevice, module globals) may be inlined, specialised or dropped.
-  MPM.addPass(InternalizePass([&M](const GlobalValue &GV) {
-    const auto *F = dyn_cast<Function>(&GV);
-    return F && isKernel(*F);
-  }));
-  OptimizationLevel Level = optimizationLevel(Opts.OptLevel);
-  if (Level == OptimizationLevel::O0)
-    MPM.addPass(PB.buildO0DefaultPipeline(Level));
-  else
-    MPM.addPass(PB.buildPerModuleDefaultPipeline(Level));
-  MPM.run(M, A.MAM);
+  if (Error E = runRecoverable("optimising the module", [&] {
+        PassBuilder PB(TM.get());
+        Analyses A(PB);
+        ModulePassManager MPM;
+        // Only the kernels are entry points; everything else (the tenant's device
+        // functions, libdevice, module globals) may be inlined, specialised or dropped.
+        MPM.addPass(InternalizePass([](const GlobalValue &GV) {
+          const auto *F = dyn_cast<Function>(&GV);
+          return F && isKernel(*F);
+        }));
+        OptimizationLevel Level = optimizationLevel(Opts.OptLevel);
+        if (Level == OptimizationLevel::O0)
+          MPM.addPass(PB.buildO0DefaultPipeline(Level));
+        else
+          MPM.addPass(PB.buildPerModuleDefaultPipeline(Level));
+        MPM.run(M, A.MAM);
+      }))
+    return E;
 
   if (Diags.hasErrors())
     return makeError(FailureKind::CompileError, "optimising the module failed",
@@ -167,13 +170,14 @@ Error hardenModule(Module &M, const CompileOptions &Opts) {
   AO.Report = Opts.Report;
 
   DiagnosticCollector Diags(M.getContext());
-  {
-    PassBuilder PB(TM.get());
-    Analyses A(PB);
-    ModulePassManager MPM;
-    addHardeningPasses(MPM, AO);
-    MPM.run(M, A.MAM);
-  }
+  if (Error E = runRecoverable("hardening the module", [&] {
+        PassBuilder PB(TM.get());
+        Analyses A(PB);
+        ModulePassManager MPM;
+        addHardeningPasses(MPM, AO);
+        MPM.run(M, A.MAM);
+      }))
+    return E;
 
   if (Diags.hasErrors()) {
     StringRef First = StringRef(Diags.errors()).split('\n').first;

@@ -3,6 +3,7 @@
 
 #include "toolchain/Toolchain.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/Support/Error.h"
 
@@ -35,6 +36,15 @@ bool isKernel(const llvm::Function &F);
 /// Creates a typed toolchain error.
 llvm::Error makeError(FailureKind Kind, const llvm::Twine &Message,
                       std::string Diagnostics = {});
+
+/// Runs Fn so that an LLVM fatal error (report_fatal_error, e.g. the backend's
+/// "Cannot select" for an intrinsic the GPU lacks) or a crash inside LLVM becomes a
+/// CompileError naming What instead of ending the process: tenant bitcode must not
+/// be able to take down the service. Uses llvm::CrashRecoveryContext, as clang does
+/// for its in-process cc1. Objects created inside Fn leak when it is abandoned, and
+/// the IR it worked on is left half-transformed: callers must discard the module.
+/// Keep RAII state that must be unwound (e.g. a DiagnosticCollector) outside Fn.
+llvm::Error runRecoverable(const llvm::Twine &What, llvm::function_ref<void()> Fn);
 
 /// Collects the diagnostics LLVM reports into a context for as long as it lives
 /// and restores the previous handler afterwards. Without it, LLVMContext::diagnose

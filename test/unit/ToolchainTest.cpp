@@ -378,6 +378,28 @@ TEST(ToolchainPTX, UnreachableAfterOptimisationHasNoTrap) {
   EXPECT_EQ(C->ptx.find("trap"), std::string::npos) << C->ptx;
 }
 
+TEST(ToolchainPTX, BackendFatalErrorIsCompileErrorNotExit) {
+  // An sm_100 intrinsic on sm_90: instruction selection calls report_fatal_error,
+  // which would end the whole service without crash recovery.
+  const std::string Sm100Only = withHeader(R"(
+define ptx_kernel void @k(ptr %p, float %a, float %b) {
+  %r = call i16 @llvm.nvvm.ff.to.e2m3x2.rn.satfinite(float %a, float %b)
+  store i16 %r, ptr %p
+  ret void
+}
+declare i16 @llvm.nvvm.ff.to.e2m3x2.rn.satfinite(float, float)
+)");
+  for (int Round = 0; Round < 2; ++Round) {
+    auto F = failureOf(compileIR(Sm100Only));
+    ASSERT_TRUE(F);
+    EXPECT_EQ(F->Kind, FailureKind::CompileError);
+    EXPECT_NE(F->Message.find("Cannot select"), std::string::npos) << F->Message;
+    // ... and the toolchain keeps working afterwards.
+    auto C = compileIR(VecAdd);
+    EXPECT_TRUE(!!C) << toString(C.takeError());
+  }
+}
+
 TEST(ToolchainPTX, SameInputGivesSamePTX) {
   auto A = compileIR(VecAdd);
   auto B = compileIR(VecAdd);
