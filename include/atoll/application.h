@@ -121,6 +121,9 @@ public:
 
   /// Internal (used by the runtime and its pipelines).
   const detail::LoadedModule &module() const noexcept { return *module_; }
+  const std::shared_ptr<const detail::LoadedModule> &modulePtr() const noexcept {
+    return module_;
+  }
   const detail::RuntimeState *runtimeState() const noexcept { return state_.get(); }
 
 private:

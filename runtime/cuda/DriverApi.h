@@ -27,7 +27,7 @@ namespace Atoll::cuda {
   X(cuMemRelease) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)                       \
   X(cuMemGetAllocationGranularity) X(cuModuleLoadDataEx) X(cuModuleUnload)          \
   X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute)                \
-  X(cuLaunchKernel)
+  X(cuLaunchKernel) X(cuPointerGetAttribute)
 
 struct DriverApi {
 #define ATOLL_CUDA_DECLARE(fn) decltype(&::fn) fn = nullptr;

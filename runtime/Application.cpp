@@ -1,0 +1,253 @@
+// Loading applications: cache lookup (memory, then disk), the toolchain (bitcode ->
+// hardened PTX), the check that every kernel carries the hidden parameters, the
+// driver JIT, and the Application / Kernel classes.
+#include "RuntimeState.h"
+#include "toolchain/Toolchain.h"
+
+#include "atoll/abi.h"
+
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <fmt/format.h>
+
+namespace Atoll {
+
+std::string_view to_string(Clamping mode) noexcept {
+  return mode == Clamping::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
+}
+
+// --- Application / Kernel -----------------------------------------------------------
+
+Application::Application(Token, std::shared_ptr<detail::RuntimeState> state,
+                         std::shared_ptr<const detail::LoadedModule> module, std::string name,
+                         std::chrono::milliseconds timeout, Origin origin)
+    : state_(std::move(state)), module_(std::move(module)), name_(std::move(name)),
+      timeout_(timeout), origin_(origin) {}
+
+Application::~Application() = default;
+
+const std::string &Application::name() const noexcept { return name_; }
+Clamping Application::clamping() const noexcept { return module_->clamping; }
+std::chrono::milliseconds Application::timeout() const noexcept { return timeout_; }
+const std::vector<KernelInfo> &Application::kernels() const noexcept { return module_->kernels; }
+const std::string &Application::ptx() const noexcept { return module_->ptx; }
+const std::string &Application::cacheKey() const noexcept { return module_->key; }
+bool Application::loaded() const noexcept { return module_->module != nullptr; }
+
+int Application::findKernel(std::string_view name) const noexcept {
+  const auto &ks = module_->kernels;
+  for (size_t i = 0; i < ks.size(); ++i)
+    if (ks[i].name == name)
+      return int(i);
+  return -1;
+}
+
+Result<Kernel> Application::kernel(std::string_view name) const {
+  int i = findKernel(name);
+  if (i < 0) {
+    std::string names;
+    for (const KernelInfo &k : module_->kernels)
+      names += (names.empty() ? "" : ", ") + k.name;
+    return Error(ErrorCode::NotFound,
+                 fmt::format("application '{}' has no kernel '{}' (it has: {})", name_, name,
+                             names));
+  }
+  return Kernel(shared_from_this(), uint32_t(i));
+}
+
+const std::string &Kernel::name() const { return info().name; }
+const KernelInfo &Kernel::info() const { return app_->kernels()[index_]; }
+
+// --- loading -------------------------------------------------------------------------
+
+namespace detail {
+namespace {
+
+ParamInfo toParamInfo(const toolchain::KernelParam &p) {
+  ParamInfo out;
+  switch (p.kind) {
+  case toolchain::KernelParam::Kind::Pointer: out.kind = ParamKind::Pointer; break;
+  case toolchain::KernelParam::Kind::Scalar: out.kind = ParamKind::Scalar; break;
+  case toolchain::KernelParam::Kind::ByVal: out.kind = ParamKind::ByVal; break;
+  }
+  out.size = p.size;
+  out.align = p.align;
+  out.isFloat = p.isFloat;
+  out.isSigned = p.isSigned;
+  out.type = p.type;
+  return out;
+}
+
+Error toolchainError(llvm::Error err) {
+  Error out(ErrorCode::CompileError, "compilation failed");
+  llvm::handleAllErrors(
+      std::move(err),
+      [&](const toolchain::ToolchainError &e) {
+        ErrorCode code = ErrorCode::CompileError;
+        switch (e.kind()) {
+        case toolchain::FailureKind::InvalidInput: code = ErrorCode::InvalidBitcode; break;
+        case toolchain::FailureKind::WrongTarget: code = ErrorCode::WrongTarget; break;
+        case toolchain::FailureKind::Refused: code = ErrorCode::Refused; break;
+        case toolchain::FailureKind::CompileError: code = ErrorCode::CompileError; break;
+        }
+        out = Error(code, e.message(), e.diagnostics());
+      },
+      [&](const llvm::ErrorInfoBase &e) {
+        out = Error(ErrorCode::CompileError, e.message());
+      });
+  return out;
+}
+
+void unloadModule(void *owner, void *module) noexcept {
+  auto *state = static_cast<RuntimeState *>(owner);
+  if (state->makeCurrent())
+    state->api->cuModuleUnload(static_cast<CUmodule>(module));
+}
+
+} // namespace
+
+Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
+    std::span<const uint8_t> bitcode, const AppOptions &opts) {
+  if (hasDevice() && lost())
+    return lostError("load an application");
+  if (opts.optLevel > 3)
+    return Error(ErrorCode::InvalidArgument,
+                 fmt::format("optLevel {} is not 0-3", opts.optLevel));
+  if (opts.timeout.count() < 0)
+    return Error(ErrorCode::InvalidArgument, "AppOptions::timeout is negative");
+  if (bitcode.empty())
+    return Error(ErrorCode::InvalidBitcode, "empty input (expected LLVM bitcode or textual IR)");
+
+  CacheKeyInput keyInput{opts.clamping, opts.optLevel, info.targetArch, info.ptxVersion,
+                         options.libdevicePath, toolchainId};
+  std::string key = computeCacheKey(bitcode, keyInput);
+  std::string name = opts.name.empty() ? "app-" + key.substr(0, 12) : opts.name;
+  auto named = [&](Error e) { return std::move(e.within(fmt::format("application '{}'", name))); };
+
+  if (auto m = modules.find(key)) {
+    memoryHits++;
+    return makeApplication(std::move(m), opts, Application::Origin::MemoryCache);
+  }
+
+  std::optional<CompiledEntry> entry;
+  Application::Origin origin = Application::Origin::Compiled;
+  if (!options.ptxCacheDir.empty()) {
+    entry = readDiskEntry(options.ptxCacheDir, key);
+    if (entry && !checkHardenedEntries(entry->ptx, entry->kernels))
+      entry.reset(); // never trust an entry that lacks the hidden parameters
+    if (entry) {
+      origin = Application::Origin::DiskCache;
+      diskHits++;
+    }
+  }
+  if (!entry) {
+    compilations++;
+    toolchain::CompileOptions co;
+    co.Mode = opts.clamping == Clamping::MaskBased ? ClampingMode::MaskBased
+                                                   : ClampingMode::ModuloBased;
+    co.GpuArch = info.targetArch;
+    co.PtxVersion = info.ptxVersion;
+    co.LibdevicePath = options.libdevicePath;
+    co.OptLevel = opts.optLevel;
+    co.Harden = true;
+    llvm::MemoryBufferRef input(
+        llvm::StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()), name);
+    auto compiled = toolchain::compile(input, co);
+    if (!compiled)
+      return named(toolchainError(compiled.takeError()));
+    CompiledEntry fresh;
+    fresh.ptx = std::move(compiled->ptx);
+    for (const toolchain::KernelSignature &sig : compiled->kernels) {
+      KernelInfo k;
+      k.name = sig.name;
+      for (const toolchain::KernelParam &p : sig.params)
+        k.params.push_back(toParamInfo(p));
+      fresh.kernels.push_back(std::move(k));
+    }
+    if (Status s = checkHardenedEntries(fresh.ptx, fresh.kernels); !s)
+      return named(std::move(s).error());
+    if (!options.ptxCacheDir.empty())
+      (void)writeDiskEntry(options.ptxCacheDir, key, fresh); // best effort
+    entry = std::move(fresh);
+  }
+
+  auto loaded = loadModule(key, std::move(*entry), opts.clamping);
+  if (!loaded)
+    return named(std::move(loaded).error());
+  // Another thread may have loaded the same key meanwhile: the first one wins.
+  return makeApplication(modules.insert(std::move(*loaded)), opts, origin);
+}
+
+Result<std::shared_ptr<const LoadedModule>>
+RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping clamping) {
+  auto m = std::make_shared<LoadedModule>();
+  m->key = key;
+  m->ptx = std::move(entry.ptx);
+  m->kernels = std::move(entry.kernels);
+  m->clamping = clamping;
+  if (!hasDevice())
+    return std::shared_ptr<const LoadedModule>(std::move(m));
+
+  if (Status s = requireDevice("load a module"); !s)
+    return std::move(s).error();
+  char infoLog[8192] = {}, errorLog[8192] = {};
+  CUjit_option keys[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                         CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {infoLog, reinterpret_cast<void *>(uintptr_t(sizeof infoLog)), errorLog,
+                    reinterpret_cast<void *>(uintptr_t(sizeof errorLog))};
+  CUmodule mod = nullptr;
+  CUresult r = api->cuModuleLoadDataEx(&mod, m->ptx.c_str(), 4, keys, values);
+  if (r != CUDA_SUCCESS) {
+    if (cuda::isStickyError(r))
+      return fail(r, "loading the PTX");
+    std::string detail = cuda::describe(*api, r);
+    if (errorLog[0])
+      detail += fmt::format("\n{}", errorLog);
+    if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+      detail += fmt::format("\nhint: the driver ({}) is older than the PTX ISA LLVM chose for "
+                            "{}; set RuntimeOptions::ptxVersion (e.g. \"+ptx80\")",
+                            api->driverVersion, info.targetArch);
+    return Error(ErrorCode::JitError, "the driver refused the hardened PTX", detail);
+  }
+  m->module = mod;
+  m->owner = this;
+  m->unload = &unloadModule;
+
+  size_t n = m->kernels.size();
+  m->functions.resize(n);
+  m->limits.resize(n);
+  m->dynamicSharedLimit = std::make_unique<std::atomic<uint32_t>[]>(n);
+  for (size_t i = 0; i < n; ++i) {
+    KernelInfo &k = m->kernels[i];
+    CUfunction fn = nullptr;
+    if (CUresult r2 = api->cuModuleGetFunction(&fn, mod, k.name.c_str()); r2 != CUDA_SUCCESS)
+      return fail(r2, fmt::format("finding kernel '{}' in the loaded module", k.name));
+    m->functions[i] = fn;
+    auto attr = [&](CUfunction_attribute a) {
+      int v = 0;
+      api->cuFuncGetAttribute(&v, a, fn);
+      return uint32_t(v < 0 ? 0 : v);
+    };
+    k.maxThreadsPerBlock = attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    k.staticSharedBytes = attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    k.localBytesPerThread = attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    k.registers = attr(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    KernelLimits &lim = m->limits[i];
+    lim.maxThreadsPerBlock = k.maxThreadsPerBlock;
+    lim.staticSharedBytes = k.staticSharedBytes;
+    lim.dynamicSharedLimit = attr(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+    m->dynamicSharedLimit[i].store(lim.dynamicSharedLimit);
+  }
+  return std::shared_ptr<const LoadedModule>(std::move(m));
+}
+
+Result<std::shared_ptr<Application>>
+RuntimeState::makeApplication(std::shared_ptr<const LoadedModule> m, const AppOptions &opts,
+                              Application::Origin origin) {
+  std::string name = opts.name.empty() ? "app-" + m->key.substr(0, 12) : opts.name;
+  return std::make_shared<Application>(Application::Token{}, shared_from_this(), std::move(m),
+                                       std::move(name), opts.timeout, origin);
+}
+
+} // namespace detail
+} // namespace Atoll

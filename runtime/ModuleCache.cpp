@@ -1,0 +1,330 @@
+#include "ModuleCache.h"
+
+#include "atoll/abi.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/BLAKE3.h"
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace Atoll::detail {
+namespace {
+
+constexpr std::string_view kMagic = "ATOLL-PTXC 1\n";
+constexpr unsigned kKeyFormat = 1;
+
+std::string hex(llvm::ArrayRef<uint8_t> bytes) { return llvm::toHex(bytes, /*LowerCase=*/true); }
+
+llvm::ArrayRef<uint8_t> bytesOf(std::string_view s) {
+  return {reinterpret_cast<const uint8_t *>(s.data()), s.size()};
+}
+
+std::string blake3Hex(std::string_view s) { return hex(llvm::BLAKE3::hash<32>(bytesOf(s))); }
+
+/// A cursor over the serialised entry; every read checks bounds.
+class Reader {
+public:
+  explicit Reader(std::string_view s) : s_(s) {}
+  bool literal(std::string_view lit) {
+    if (s_.substr(0, lit.size()) != lit)
+      return false;
+    s_.remove_prefix(lit.size());
+    return true;
+  }
+  bool number(uint64_t &out) {
+    auto [end, ec] = std::from_chars(s_.data(), s_.data() + s_.size(), out);
+    if (ec != std::errc() || end == s_.data())
+      return false;
+    s_.remove_prefix(size_t(end - s_.data()));
+    return true;
+  }
+  bool bytes(uint64_t n, std::string &out) {
+    if (n > s_.size())
+      return false;
+    out.assign(s_.substr(0, n));
+    s_.remove_prefix(n);
+    return true;
+  }
+  /// "<len> <bytes>"
+  bool string(std::string &out) {
+    uint64_t n;
+    return number(n) && literal(" ") && bytes(n, out);
+  }
+  bool empty() const { return s_.empty(); }
+
+private:
+  std::string_view s_;
+};
+
+std::string serializeBody(const CompiledEntry &e) {
+  std::string out = fmt::format("kernels {}\n", e.kernels.size());
+  for (const KernelInfo &k : e.kernels) {
+    out += fmt::format("k {} {} {}\n", k.name.size(), k.name, k.params.size());
+    for (const ParamInfo &p : k.params)
+      out += fmt::format("p {} {} {} {} {} {} {}\n", int(p.kind), p.size, p.align,
+                         int(p.isFloat), int(p.isSigned), p.type.size(), p.type);
+  }
+  out += fmt::format("ptx {}\n", e.ptx.size());
+  out += e.ptx;
+  return out;
+}
+
+std::optional<CompiledEntry> parseBody(std::string_view body) {
+  Reader r(body);
+  CompiledEntry e;
+  uint64_t nk;
+  if (!r.literal("kernels ") || !r.number(nk) || !r.literal("\n") || nk > 100000)
+    return std::nullopt;
+  for (uint64_t i = 0; i < nk; ++i) {
+    KernelInfo k;
+    uint64_t np;
+    if (!r.literal("k ") || !r.string(k.name) || !r.literal(" ") || !r.number(np) ||
+        !r.literal("\n") || np > 100000)
+      return std::nullopt;
+    for (uint64_t j = 0; j < np; ++j) {
+      ParamInfo p;
+      uint64_t kind, size, align, isFloat, isSigned;
+      if (!r.literal("p ") || !r.number(kind) || !r.literal(" ") || !r.number(size) ||
+          !r.literal(" ") || !r.number(align) || !r.literal(" ") || !r.number(isFloat) ||
+          !r.literal(" ") || !r.number(isSigned) || !r.literal(" ") || !r.string(p.type) ||
+          !r.literal("\n") || kind > 2 || size > UINT32_MAX || align > UINT32_MAX)
+        return std::nullopt;
+      p.kind = ParamKind(kind);
+      p.size = uint32_t(size);
+      p.align = uint32_t(align);
+      p.isFloat = isFloat != 0;
+      p.isSigned = isSigned != 0;
+      k.params.push_back(std::move(p));
+    }
+    e.kernels.push_back(std::move(k));
+  }
+  uint64_t n;
+  if (!r.literal("ptx ") || !r.number(n) || !r.literal("\n") || !r.bytes(n, e.ptx) || !r.empty())
+    return std::nullopt;
+  return e;
+}
+
+bool isIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '$' || c == '.';
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+    s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+    s.remove_suffix(1);
+  return s;
+}
+
+} // namespace
+
+std::string toolchainIdentity() {
+  std::string id = fmt::format("llvm {}", LLVM_VERSION_STRING);
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void *>(&toolchainIdentity), &info) && info.dli_fname) {
+    struct stat st{};
+    if (::stat(info.dli_fname, &st) == 0)
+      id += fmt::format(" | {} {} {}.{}", info.dli_fname, uint64_t(st.st_size),
+                        int64_t(st.st_mtim.tv_sec), int64_t(st.st_mtim.tv_nsec));
+  }
+  return id;
+}
+
+std::string computeCacheKey(std::span<const uint8_t> bitcode, const CacheKeyInput &in) {
+  auto code = llvm::BLAKE3::hash<32>(llvm::ArrayRef<uint8_t>(bitcode.data(), bitcode.size()));
+  std::string meta = fmt::format(
+      "atoll-module-key {}\nabi {}\nllvm {}\nclamping {}\nopt {}\narch {}\nptx {}\n"
+      "libdevice {}\ntoolchain {}\nbitcode {}\n",
+      kKeyFormat, ATOLL_ABI_VERSION, LLVM_VERSION_STRING, to_string(in.clamping), in.optLevel,
+      in.targetArch, in.ptxVersion, in.libdevicePath, in.toolchainId, hex(code));
+  return blake3Hex(meta);
+}
+
+std::string serializeEntry(std::string_view key, const CompiledEntry &entry) {
+  std::string body = serializeBody(entry);
+  return fmt::format("{}key {}\nsum {}\n", kMagic, key, blake3Hex(body)) + body;
+}
+
+std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes) {
+  Reader r(bytes);
+  std::string gotKey, sum;
+  if (!r.literal(kMagic) || !r.literal("key ") || !r.bytes(key.size(), gotKey) ||
+      gotKey != key || !r.literal("\nsum ") || !r.bytes(64, sum) || !r.literal("\n"))
+    return std::nullopt;
+  size_t header = kMagic.size() + 4 + key.size() + 5 + 64 + 1;
+  std::string_view body = bytes.substr(header);
+  if (blake3Hex(body) != sum)
+    return std::nullopt;
+  return parseBody(body);
+}
+
+std::string diskEntryPath(const std::string &dir, std::string_view key) {
+  return (std::filesystem::path(dir) / (std::string(key) + ".ptxc")).string();
+}
+
+Status writeDiskEntry(const std::string &dir, std::string_view key, const CompiledEntry &entry) {
+  namespace fs = std::filesystem;
+  static std::atomic<uint64_t> counter{0};
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error(ErrorCode::IoError, fmt::format("cannot create the PTX cache directory '{}'", dir),
+                 ec.message());
+  std::string finalPath = diskEntryPath(dir, key);
+  std::string tmp = fmt::format("{}.tmp.{}.{}", finalPath, ::getpid(), counter++);
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    std::string data = serializeEntry(key, entry);
+    out.write(data.data(), std::streamsize(data.size()));
+    out.flush();
+    if (!out) {
+      fs::remove(tmp, ec);
+      return Error(ErrorCode::IoError, fmt::format("cannot write the PTX cache file '{}'", tmp));
+    }
+  }
+  fs::rename(tmp, finalPath, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    return Error(ErrorCode::IoError,
+                 fmt::format("cannot rename '{}' to '{}'", tmp, finalPath), ec.message());
+  }
+  return {};
+}
+
+std::optional<CompiledEntry> readDiskEntry(const std::string &dir, std::string_view key) {
+  std::ifstream in(diskEntryPath(dir, key), std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return parseEntry(key, ss.str());
+}
+
+std::optional<std::vector<std::string>> ptxEntryParams(std::string_view ptx,
+                                                       std::string_view kernel) {
+  size_t pos = 0;
+  while ((pos = ptx.find(".entry", pos)) != std::string_view::npos) {
+    size_t p = pos + 6;
+    pos = p;
+    if (p >= ptx.size() || !std::isspace(static_cast<unsigned char>(ptx[p])))
+      continue;
+    while (p < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[p])))
+      ++p;
+    size_t nameStart = p;
+    while (p < ptx.size() && isIdentChar(ptx[p]))
+      ++p;
+    if (ptx.substr(nameStart, p - nameStart) != kernel)
+      continue;
+    while (p < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[p])))
+      ++p;
+    std::vector<std::string> params;
+    if (p >= ptx.size() || ptx[p] != '(')
+      return params; // no parameter list at all
+    size_t close = ptx.find(')', p);
+    if (close == std::string_view::npos)
+      return std::nullopt;
+    std::string_view list = ptx.substr(p + 1, close - p - 1);
+    while (!list.empty()) {
+      size_t comma = list.find(',');
+      std::string_view item = trim(list.substr(0, comma));
+      if (!item.empty())
+        params.emplace_back(item);
+      if (comma == std::string_view::npos)
+        break;
+      list.remove_prefix(comma + 1);
+    }
+    return params;
+  }
+  return std::nullopt;
+}
+
+Status checkHardenedEntries(std::string_view ptx, const std::vector<KernelInfo> &kernels) {
+  for (const KernelInfo &k : kernels) {
+    auto params = ptxEntryParams(ptx, k.name);
+    if (!params)
+      return Error(ErrorCode::CompileError,
+                   fmt::format("kernel '{}' is not an entry of the generated PTX", k.name));
+    size_t expected = k.params.size() + ATOLL_HIDDEN_PARAM_COUNT;
+    if (params->size() != expected)
+      return Error(ErrorCode::CompileError,
+                   fmt::format("kernel '{}' has {} PTX parameters, expected {} (its {} plus the "
+                               "{} hidden arena parameters): it was not hardened and is never "
+                               "launched",
+                               k.name, params->size(), expected, k.params.size(),
+                               ATOLL_HIDDEN_PARAM_COUNT));
+    for (size_t i = k.params.size(); i < expected; ++i) {
+      const std::string &decl = (*params)[i];
+      if (decl.find(".u64") == std::string::npos && decl.find(".b64") == std::string::npos &&
+          decl.find(".s64") == std::string::npos)
+        return Error(ErrorCode::CompileError,
+                     fmt::format("kernel '{}': hidden parameter {} is not 64-bit ('{}')", k.name,
+                                 i - k.params.size(), decl));
+    }
+  }
+  return {};
+}
+
+std::shared_ptr<const LoadedModule> ModuleCache::find(const std::string &key) {
+  std::lock_guard lock(mutex_);
+  auto it = map_.find(key);
+  if (it == map_.end())
+    return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second.lru);
+  return it->second.module;
+}
+
+std::shared_ptr<const LoadedModule>
+ModuleCache::insert(std::shared_ptr<const LoadedModule> module) {
+  std::lock_guard lock(mutex_);
+  auto it = map_.find(module->key);
+  if (it != map_.end()) {
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return it->second.module;
+  }
+  lru_.push_front(module->key);
+  map_.emplace(module->key, Node{module, lru_.begin()});
+  evictLocked();
+  return module;
+}
+
+void ModuleCache::evictLocked() {
+  auto it = lru_.end();
+  while (map_.size() > capacity_ && it != lru_.begin()) {
+    --it;
+    auto node = map_.find(*it);
+    if (node->second.module.use_count() > 1)
+      continue; // in use by an Application or a running batch
+    map_.erase(node);
+    it = lru_.erase(it);
+  }
+}
+
+size_t ModuleCache::size() const {
+  std::lock_guard lock(mutex_);
+  return map_.size();
+}
+
+void ModuleCache::clear() {
+  std::unordered_map<std::string, Node> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    doomed.swap(map_);
+    lru_.clear();
+  }
+  // Modules unload outside the lock.
+}
+
+} // namespace Atoll::detail

@@ -1,0 +1,89 @@
+// The module cache: content-hash keys, the on-disk PTX cache format, the PTX check
+// that every kernel carries the hidden ABI parameters, and the in-memory LRU of
+// loaded modules. Keys are BLAKE3 (cryptographic): a tenant must not be able to
+// craft bitcode whose key collides with another tenant's module.
+#pragma once
+
+#include "LoadedModule.h"
+
+#include "atoll/application.h"
+#include "atoll/error.h"
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace Atoll::detail {
+
+/// Everything besides the bitcode that decides the PTX.
+struct CacheKeyInput {
+  Clamping clamping = Clamping::MaskBased;
+  unsigned optLevel = 2;
+  std::string targetArch;
+  std::string ptxVersion;
+  std::string libdevicePath;
+  std::string toolchainId; // identity of the compiler build (see toolchainIdentity)
+};
+
+/// 64 hex digits: BLAKE3 over (format version, ABI version, LLVM version, options,
+/// target, toolchain identity, BLAKE3 of the bitcode).
+std::string computeCacheKey(std::span<const uint8_t> bitcode, const CacheKeyInput &input);
+
+/// Identifies the code that compiles (path, size and mtime of the library holding the
+/// passes), so that an on-disk cache is not reused across builds.
+std::string toolchainIdentity();
+
+/// What the disk cache stores per key.
+struct CompiledEntry {
+  std::string ptx;
+  std::vector<KernelInfo> kernels; // signatures only
+};
+
+std::string serializeEntry(std::string_view key, const CompiledEntry &entry);
+/// nullopt for anything malformed, truncated, of another key, or failing its checksum.
+std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes);
+/// <dir>/<key>.ptxc, written to a temporary file and renamed (atomic).
+Status writeDiskEntry(const std::string &dir, std::string_view key, const CompiledEntry &entry);
+std::optional<CompiledEntry> readDiskEntry(const std::string &dir, std::string_view key);
+std::string diskEntryPath(const std::string &dir, std::string_view key);
+
+/// The parameter declarations of `.entry <kernel>(...)` in the PTX, or nullopt when
+/// there is no such entry.
+std::optional<std::vector<std::string>> ptxEntryParams(std::string_view ptx,
+                                                       std::string_view kernel);
+/// Every kernel must be a PTX entry with its tenant parameters plus the
+/// ATOLL_HIDDEN_PARAM_COUNT 64-bit hidden ones; CompileError otherwise (the module
+/// was not hardened and must never be launched).
+Status checkHardenedEntries(std::string_view ptx, const std::vector<KernelInfo> &kernels);
+
+/// In-memory cache of loaded modules, LRU; beyond `capacity` entries, modules that
+/// nothing else references are evicted. Thread-safe.
+class ModuleCache {
+public:
+  explicit ModuleCache(size_t capacity) : capacity_(capacity ? capacity : 1) {}
+  std::shared_ptr<const LoadedModule> find(const std::string &key);
+  /// Inserts unless the key is present; returns the cached module either way.
+  std::shared_ptr<const LoadedModule> insert(std::shared_ptr<const LoadedModule> module);
+  size_t size() const;
+  void clear();
+
+private:
+  struct Node {
+    std::shared_ptr<const LoadedModule> module;
+    std::list<std::string>::iterator lru;
+  };
+  void evictLocked();
+  const size_t capacity_;
+  mutable std::mutex mutex_;
+  std::list<std::string> lru_; // most recent first
+  std::unordered_map<std::string, Node> map_;
+};
+
+} // namespace Atoll::detail

@@ -1,0 +1,409 @@
+// Pipelines: creation (stream, events, arena lease and its scrub), teardown (scrub
+// on the pipeline's own stream, then pool or quarantine), buffers, completion with a
+// bounded wait, and the validated launch.
+#include "PipelineImpl.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace Atoll {
+namespace detail {
+namespace {
+
+std::atomic<uint64_t> nextPipelineId{1};
+
+} // namespace
+
+Result<std::unique_ptr<Pipeline>> RuntimeState::createPipeline(const PipelineOptions &opts) {
+  return detail::createPipeline(shared_from_this(), opts);
+}
+
+Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeState> &state,
+                                                 const PipelineOptions &opts) {
+  const uint64_t id = nextPipelineId.fetch_add(1);
+  std::string name = opts.name.empty() ? fmt::format("pipeline-{}", id) : opts.name;
+  auto named = [&](Error e) { return std::move(e.within(fmt::format("pipeline '{}'", name))); };
+  if (Status s = state->requireDevice("create a pipeline"); !s)
+    return named(std::move(s).error());
+  if (opts.timeout.count() < 0)
+    return named(Error(ErrorCode::InvalidArgument, "PipelineOptions::timeout is negative"));
+  auto spec = arenaSpecFor(opts.arenaBytes, opts.roundToPowerOfTwo,
+                           state->info.allocationGranularity);
+  if (!spec)
+    return named(std::move(spec).error());
+  auto lease = state->pool->acquire(*spec);
+  if (!lease)
+    return named(std::move(lease).error());
+
+  const cuda::DriverApi &api = *state->api;
+  CUstream stream = nullptr;
+  CUevent start = nullptr, end = nullptr;
+  auto cleanup = [&](CUresult r, std::string_view what) {
+    Error e = named(state->fail(r, what));
+    if (start)
+      api.cuEventDestroy(start);
+    if (end)
+      api.cuEventDestroy(end);
+    if (stream)
+      api.cuStreamDestroy(stream);
+    state->pool->cancel(*lease);
+    return e;
+  };
+  if (CUresult r = api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS)
+    return cleanup(r, "creating the pipeline's stream");
+  if (opts.gpuTiming) {
+    if (CUresult r = api.cuEventCreate(&start, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
+      return cleanup(r, "creating a timing event");
+    if (CUresult r = api.cuEventCreate(&end, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
+      return cleanup(r, "creating a timing event");
+  }
+  // Scrub before the tenant can see anything: fresh memory is zeroed on this stream
+  // ahead of all its work; a pooled arena's scrub (on its old stream) is waited for.
+  const Arena &arena = lease->arena;
+  switch (lease->source) {
+  case ArenaPool::Source::Fresh:
+    if (CUresult r = api.cuMemsetD8Async(arena.base, 0, arena.size, stream); r != CUDA_SUCCESS)
+      return cleanup(r, "scrubbing the new arena");
+    break;
+  case ArenaPool::Source::PoolScrubbing:
+    if (CUresult r = api.cuStreamWaitEvent(stream, static_cast<CUevent>(arena.event), 0);
+        r != CUDA_SUCCESS)
+      return cleanup(r, "waiting for the pooled arena's scrub");
+    break;
+  case ArenaPool::Source::PoolClean:
+    break;
+  }
+  auto impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
+                                             stream, start, end);
+  state->pipelinesCreated++;
+  state->livePipelines++;
+  return std::make_unique<Pipeline>(std::move(impl));
+}
+
+PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::string nm,
+                           const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
+                           CUevent start, CUevent end)
+    : state(std::move(st)), id(id), name(std::move(nm)), prefix(fmt::format("pipeline '{}'", name)),
+      configuredTimeout(opts.timeout), gpuTiming(opts.gpuTiming), arenaSource(lease.source),
+      arena(std::move(lease.arena)), stream(stream), startEvent(start), endEvent(end),
+      allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {}
+
+PipelineImpl::~PipelineImpl() {
+  // Never throws, never waits for tenant work.
+  state->livePipelines--;
+  const cuda::DriverApi &api = *state->api;
+  if (!state->makeCurrent()) {
+    // Lost (or abandoned) context: the reset frees everything; touch nothing.
+    state->pool->abandon(arena);
+    return;
+  }
+  CUresult q = api.cuStreamQuery(stream);
+  bool idle = q == CUDA_SUCCESS;
+  bool ok = q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY;
+  if (!ok)
+    (void)state->fail(q, "querying the pipeline's stream");
+  // The scrub runs after all of this pipeline's work, on its own stream.
+  ok = ok && api.cuMemsetD8Async(arena.base, 0, arena.size, stream) == CUDA_SUCCESS &&
+       api.cuEventRecord(static_cast<CUevent>(arena.event), stream) == CUDA_SUCCESS;
+  if (!ok) {
+    state->pool->abandon(arena); // never reused unscrubbed, never freed under a kernel
+  } else {
+    if (!idle)
+      arena.pinned.assign(batchModules.begin(), batchModules.end());
+    state->pool->release(arena, idle);
+  }
+  if (startEvent)
+    api.cuEventDestroy(startEvent);
+  if (endEvent)
+    api.cuEventDestroy(endEvent);
+  // With work still pending the driver releases the stream once it has finished.
+  api.cuStreamDestroy(stream);
+}
+
+std::chrono::milliseconds PipelineImpl::effectiveTimeout() const noexcept {
+  if (configuredTimeout.count() > 0)
+    return configuredTimeout;
+  if (batchAppTimeout.count() > 0)
+    return batchAppTimeout;
+  return state->options.defaultTimeout;
+}
+
+Status PipelineImpl::usable(Lock &lock) {
+  if (!state->makeCurrent())
+    return named(state->lost() ? state->lostError("use the pipeline")
+                               : Error(ErrorCode::DriverError, "cannot make the context current"));
+  if (wedged) {
+    auto idle = pollIdle(lock);
+    if (!idle)
+      return std::move(idle).error();
+    if (!*idle)
+      return named(Error(ErrorCode::Timeout,
+                         fmt::format("the pipeline is wedged: earlier work exceeded its timeout "
+                                     "of {} ms and is still running",
+                                     effectiveTimeout().count())));
+  }
+  return {};
+}
+
+Status PipelineImpl::beginBatch() {
+  if (gpuTiming && !startRecorded) {
+    if (CUresult r = state->api->cuEventRecord(startEvent, stream); r != CUDA_SUCCESS)
+      return named(state->fail(r, "recording a timing event"));
+    startRecorded = true;
+  }
+  return {};
+}
+
+Result<bool> PipelineImpl::pollIdle(Lock &) {
+  CUresult r = state->api->cuStreamQuery(stream);
+  if (r == CUDA_ERROR_NOT_READY)
+    return false;
+  if (r != CUDA_SUCCESS)
+    return named(state->fail(r, "querying the pipeline's stream"));
+  wedged = false; // its work has ended; accounting happens at the next wait
+  return true;
+}
+
+void PipelineImpl::finishBatch(uint64_t upTo) {
+  completed = std::max(completed, upTo);
+  wedged = false;
+  if (completed != enqueued)
+    return;
+  if (startRecorded) {
+    float ms = 0;
+    if (state->api->cuEventElapsedTime(&ms, startEvent, endEvent) == CUDA_SUCCESS && ms > 0)
+      counters.gpuTime += std::chrono::nanoseconds(int64_t(double(ms) * 1e6));
+    startRecorded = false;
+  }
+  batchModules.clear();
+  batchAppTimeout = std::chrono::milliseconds(0);
+}
+
+Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
+  if (countAsSync)
+    counters.synchronizations++;
+  if (enqueued == completed && !wedged)
+    return {};
+  const uint64_t target = enqueued;
+  if (gpuTiming && startRecorded) {
+    // The end of the batch: everything enqueued so far.
+    if (CUresult r = state->api->cuEventRecord(endEvent, stream); r != CUDA_SUCCESS)
+      return named(state->fail(r, "recording a timing event"));
+  }
+  const auto timeout = effectiveTimeout();
+  const auto begin = std::chrono::steady_clock::now();
+  const auto deadline = begin + timeout;
+  const CUstream s = stream;
+  const cuda::DriverApi &api = *state->api;
+  CUresult r;
+  bool timedOut = false;
+  lock.unlock();
+  {
+    auto pause = std::chrono::microseconds(20);
+    while ((r = api.cuStreamQuery(s)) == CUDA_ERROR_NOT_READY) {
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        timedOut = true;
+        break;
+      }
+      if (now - begin < std::chrono::microseconds(100)) {
+        std::this_thread::yield(); // short kernels: stay responsive
+      } else {
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(pause, deadline - now));
+        pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(1));
+      }
+    }
+  }
+  lock.lock();
+  if (timedOut) {
+    wedged = true;
+    counters.timeouts++;
+    return named(Error(ErrorCode::Timeout,
+                       fmt::format("work did not finish within the timeout of {} ms; the "
+                                   "pipeline is wedged until it does (other pipelines are not "
+                                   "affected)",
+                                   timeout.count())));
+  }
+  if (r != CUDA_SUCCESS)
+    return named(state->fail(r, "waiting for the pipeline's work"));
+  finishBatch(target);
+  return {};
+}
+
+bool PipelineImpl::isPinnedHost(const void *ptr) const noexcept {
+  unsigned int type = 0;
+  CUresult r = state->api->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                                 reinterpret_cast<CUdeviceptr>(ptr));
+  return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
+Status PipelineImpl::launch(const Application &app, uint32_t index, const LaunchConfig &config,
+                            std::span<const Arg> args) {
+  const LoadedModule &m = app.module();
+  if (app.runtimeState() != state.get())
+    return named(Error(ErrorCode::InvalidLaunch,
+                       fmt::format("application '{}' belongs to another runtime", app.name())));
+  if (index >= m.kernels.size() || !m.module)
+    return named(Error(ErrorCode::InvalidLaunch,
+                       fmt::format("application '{}' has no loaded kernel {}", app.name(), index)));
+  const KernelInfo &kernel = m.kernels[index];
+
+  Lock lock(mutex);
+  if (Status s = usable(lock); !s)
+    return s;
+  if (m.clamping == Clamping::MaskBased && !arena.maskCapable)
+    return named(Error(
+        ErrorCode::InvalidLaunch,
+        fmt::format("kernel '{}' of application '{}' is mask-based, which needs a power-of-two "
+                    "arena; this pipeline's arena ({} bytes) is modulo-only: load the "
+                    "application with Clamping::ModuloBased or use a power-of-two arena",
+                    kernel.name, app.name(), arena.size)));
+
+  ParamPack pack;
+  if (Status s = packArguments(kernel, args, view(), pack); !s)
+    return named(std::move(s).error());
+
+  KernelLimits limits = m.limits[index];
+  limits.dynamicSharedLimit = m.dynamicSharedLimit[index].load(std::memory_order_acquire);
+  uint32_t raiseTo = 0;
+  if (Status s = checkLaunchShape(config, state->info.limits, limits, kernel.name, raiseTo); !s)
+    return named(std::move(s).error());
+  CUfunction fn = static_cast<CUfunction>(m.functions[index]);
+  if (raiseTo) {
+    std::lock_guard guard(m.attributeMutex);
+    if (m.dynamicSharedLimit[index].load() < raiseTo) {
+      CUresult r = state->api->cuFuncSetAttribute(
+          fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(raiseTo));
+      if (r != CUDA_SUCCESS)
+        return named(Error(ErrorCode::InvalidLaunch,
+                           fmt::format("kernel '{}': cannot use {} bytes of dynamic shared memory",
+                                       kernel.name, raiseTo),
+                           cuda::describe(*state->api, r)));
+      m.dynamicSharedLimit[index].store(raiseTo, std::memory_order_release);
+    }
+  }
+
+  if (Status s = beginBatch(); !s)
+    return s;
+  CUresult r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
+                                          config.block.x, config.block.y, config.block.z,
+                                          config.dynamicSharedBytes, stream, pack.pointers(),
+                                          nullptr);
+  if (r != CUDA_SUCCESS)
+    return named(state->fail(r, fmt::format("launching kernel '{}'", kernel.name)));
+  noteEnqueued();
+  counters.launches++;
+  // Keep the module loaded while this batch may run (even if the pipeline is
+  // destroyed while wedged).
+  if (batchModules.empty() || batchModules.back().get() != &m) {
+    if (std::find_if(batchModules.begin(), batchModules.end(),
+                     [&](const auto &p) { return p.get() == &m; }) == batchModules.end())
+      batchModules.push_back(app.modulePtr());
+  }
+  if (app.timeout() > batchAppTimeout)
+    batchAppTimeout = app.timeout();
+  return {};
+}
+
+} // namespace detail
+
+// --- Pipeline ---------------------------------------------------------------------------
+
+using detail::PipelineImpl;
+
+Pipeline::Pipeline(std::unique_ptr<PipelineImpl> impl) : impl_(std::move(impl)) {}
+Pipeline::~Pipeline() = default;
+
+uint64_t Pipeline::id() const noexcept { return impl_->id; }
+const std::string &Pipeline::name() const noexcept { return impl_->name; }
+uint64_t Pipeline::arenaBytes() const noexcept { return impl_->arena.size; }
+uint64_t Pipeline::arenaBase() const noexcept { return impl_->arena.base; }
+Clamping Pipeline::arenaMode() const noexcept {
+  return impl_->arena.maskCapable ? Clamping::MaskBased : Clamping::ModuloBased;
+}
+bool Pipeline::supports(Clamping mode) const noexcept {
+  return mode == Clamping::ModuloBased || impl_->arena.maskCapable;
+}
+std::chrono::milliseconds Pipeline::timeout() const noexcept {
+  return impl_->configuredTimeout.count() > 0 ? impl_->configuredTimeout
+                                              : impl_->state->options.defaultTimeout;
+}
+
+bool Pipeline::wedged() const {
+  PipelineImpl::Lock lock(impl_->mutex);
+  if (impl_->wedged && impl_->state->makeCurrent())
+    (void)impl_->pollIdle(lock);
+  return impl_->wedged;
+}
+
+PipelineStats Pipeline::stats() const {
+  std::lock_guard lock(impl_->mutex);
+  PipelineStats s = impl_->counters;
+  s.arenaBytes = impl_->arena.size;
+  s.arenaFromPool = impl_->arenaSource != detail::ArenaPool::Source::Fresh;
+  s.bytesAllocated = impl_->allocator.usedBytes();
+  s.peakBytesAllocated = impl_->allocator.peakBytes();
+  s.liveBuffers = impl_->allocator.liveBlocks();
+  return s;
+}
+
+Result<Buffer> Pipeline::allocate(uint64_t bytes) {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->state->lost())
+    return impl_->named(impl_->state->lostError("allocate a buffer"));
+  auto block = impl_->allocator.allocate(bytes);
+  if (!block)
+    return impl_->named(std::move(block).error());
+  return Buffer(impl_->id, block->id, block->offset, block->size);
+}
+
+Status Pipeline::free(const Buffer &buffer) {
+  std::lock_guard lock(impl_->mutex);
+  if (Status s = detail::checkBuffer(impl_->view(), buffer); !s)
+    return impl_->named(std::move(s).error());
+  if (Status s = impl_->allocator.free(buffer.offset(), buffer.id()); !s)
+    return impl_->named(std::move(s).error());
+  return {};
+}
+
+Result<uint64_t> Pipeline::deviceAddress(const Buffer &buffer, uint64_t offset) const {
+  std::lock_guard lock(impl_->mutex);
+  if (Status s = detail::checkBufferRange(impl_->view(), buffer, offset, 0); !s)
+    return impl_->named(std::move(s).error());
+  return impl_->arena.base + buffer.offset() + offset;
+}
+
+Status Pipeline::launch(const Kernel &kernel, const LaunchConfig &config,
+                        std::span<const Arg> args) {
+  if (!kernel.valid())
+    return impl_->named(Error(ErrorCode::InvalidLaunch, "invalid (default-constructed) kernel"));
+  return impl_->launch(kernel.application(), kernel.index(), config, args);
+}
+
+Status Pipeline::launch(const Application &app, std::string_view kernel,
+                        const LaunchConfig &config, std::span<const Arg> args) {
+  int index = app.findKernel(kernel);
+  if (index < 0)
+    return impl_->named(Error(ErrorCode::NotFound,
+                              fmt::format("application '{}' has no kernel '{}'", app.name(),
+                                          kernel)));
+  return impl_->launch(app, uint32_t(index), config, args);
+}
+
+Status Pipeline::synchronize() {
+  PipelineImpl::Lock lock(impl_->mutex);
+  if (!impl_->state->makeCurrent())
+    return impl_->named(impl_->state->lostError("synchronize"));
+  return impl_->waitIdle(lock, /*countAsSync=*/true);
+}
+
+Result<bool> Pipeline::idle() {
+  PipelineImpl::Lock lock(impl_->mutex);
+  if (!impl_->state->makeCurrent())
+    return impl_->named(impl_->state->lostError("query the pipeline"));
+  return impl_->pollIdle(lock);
+}
+
+} // namespace Atoll

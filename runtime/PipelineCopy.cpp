@@ -1,0 +1,143 @@
+// Copies and fills: every range is validated (buffer ownership and liveness, range
+// inside the buffer, buffer inside the arena, overflow-safe) before anything is
+// enqueued. Synchronous variants wait (bounded) for earlier work first, so that no
+// driver call can block behind a tenant kernel, then for the copy itself.
+#include "PipelineImpl.h"
+
+#include <fmt/format.h>
+
+namespace Atoll {
+namespace detail {
+
+Status PipelineImpl::copy(const CopyRequest &q) {
+  Lock lock(mutex);
+  if (Status s = usable(lock); !s)
+    return s;
+  const ArenaView v = view();
+  // Validate everything first: a bad request changes nothing.
+  if (Status s = checkBufferRange(v, *q.device, q.deviceOffset, q.bytes); !s)
+    return named(std::move(s).error());
+  if (q.kind == CopyKind::DeviceToDevice) {
+    if (Status s = checkBufferRange(v, *q.src, q.srcOffset, q.bytes); !s)
+      return named(std::move(s).error());
+    if (rangesOverlap(q.device->offset() + q.deviceOffset, q.bytes, q.src->offset() + q.srcOffset,
+                      q.bytes))
+      return named(Error(ErrorCode::InvalidArgument,
+                         fmt::format("device-to-device copy of {} bytes: the source and "
+                                     "destination ranges overlap",
+                                     q.bytes)));
+  }
+  if ((q.kind == CopyKind::ToDevice && !q.hostSrc && q.bytes) ||
+      (q.kind == CopyKind::ToHost && !q.hostDst && q.bytes))
+    return named(Error(ErrorCode::InvalidArgument, "null host pointer"));
+  if (q.bytes == 0)
+    return {};
+
+  const cuda::DriverApi &api = *state->api;
+  const bool hostMemory = q.kind == CopyKind::ToDevice || q.kind == CopyKind::ToHost;
+  // Pageable host memory makes the driver finish the copy before returning, which
+  // would wait for earlier work without a bound: wait for it here, with the timeout.
+  if (hostMemory && (!q.async || !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc
+                                                                            : q.hostDst)))
+    if (Status s = waitIdle(lock, /*countAsSync=*/false); !s)
+      return s;
+  if (Status s = beginBatch(); !s)
+    return s;
+
+  const CUdeviceptr dst = arena.base + q.device->offset() + q.deviceOffset;
+  CUresult r = CUDA_SUCCESS;
+  std::string_view what;
+  switch (q.kind) {
+  case CopyKind::ToDevice:
+    r = api.cuMemcpyHtoDAsync(dst, q.hostSrc, q.bytes, stream);
+    what = "copying to the device";
+    break;
+  case CopyKind::ToHost:
+    r = api.cuMemcpyDtoHAsync(q.hostDst, dst, q.bytes, stream);
+    what = "copying to the host";
+    break;
+  case CopyKind::DeviceToDevice:
+    r = api.cuMemcpyDtoDAsync(dst, arena.base + q.src->offset() + q.srcOffset, q.bytes, stream);
+    what = "copying within the arena";
+    break;
+  case CopyKind::Fill:
+    r = api.cuMemsetD8Async(dst, q.value, q.bytes, stream);
+    what = "filling a buffer";
+    break;
+  }
+  if (r != CUDA_SUCCESS)
+    return named(state->fail(r, what));
+  noteEnqueued();
+  switch (q.kind) {
+  case CopyKind::ToDevice:
+    counters.copiesToDevice++;
+    counters.bytesToDevice += q.bytes;
+    break;
+  case CopyKind::ToHost:
+    counters.copiesToHost++;
+    counters.bytesToHost += q.bytes;
+    break;
+  case CopyKind::DeviceToDevice:
+    counters.copiesDeviceToDevice++;
+    counters.bytesDeviceToDevice += q.bytes;
+    break;
+  case CopyKind::Fill:
+    counters.fills++;
+    counters.bytesFilled += q.bytes;
+    break;
+  }
+  if (!q.async)
+    return waitIdle(lock, /*countAsSync=*/false);
+  return {};
+}
+
+} // namespace detail
+
+using Kind = detail::PipelineImpl::CopyKind;
+
+Status Pipeline::copyToDevice(const Buffer &dst, uint64_t dstOffset, const void *src,
+                              uint64_t bytes) {
+  return impl_->copy({.kind = Kind::ToDevice, .device = &dst, .deviceOffset = dstOffset,
+                      .hostSrc = src, .bytes = bytes});
+}
+
+Status Pipeline::copyToHost(void *dst, const Buffer &src, uint64_t srcOffset, uint64_t bytes) {
+  return impl_->copy({.kind = Kind::ToHost, .device = &src, .deviceOffset = srcOffset, .hostDst = dst,
+                      .bytes = bytes});
+}
+
+Status Pipeline::copyDeviceToDevice(const Buffer &dst, uint64_t dstOffset, const Buffer &src,
+                                    uint64_t srcOffset, uint64_t bytes) {
+  return impl_->copy({.kind = Kind::DeviceToDevice, .device = &dst, .deviceOffset = dstOffset,
+                      .src = &src, .srcOffset = srcOffset, .bytes = bytes});
+}
+
+Status Pipeline::fill(const Buffer &dst, uint64_t offset, uint64_t bytes, uint8_t value) {
+  return impl_->copy(
+      {.kind = Kind::Fill, .device = &dst, .deviceOffset = offset, .bytes = bytes, .value = value});
+}
+
+Status Pipeline::copyToDeviceAsync(const Buffer &dst, uint64_t dstOffset, const void *src,
+                                   uint64_t bytes) {
+  return impl_->copy({.kind = Kind::ToDevice, .device = &dst, .deviceOffset = dstOffset,
+                      .hostSrc = src, .bytes = bytes, .async = true});
+}
+
+Status Pipeline::copyToHostAsync(void *dst, const Buffer &src, uint64_t srcOffset,
+                                 uint64_t bytes) {
+  return impl_->copy({.kind = Kind::ToHost, .device = &src, .deviceOffset = srcOffset, .hostDst = dst,
+                      .bytes = bytes, .async = true});
+}
+
+Status Pipeline::copyDeviceToDeviceAsync(const Buffer &dst, uint64_t dstOffset,
+                                         const Buffer &src, uint64_t srcOffset, uint64_t bytes) {
+  return impl_->copy({.kind = Kind::DeviceToDevice, .device = &dst, .deviceOffset = dstOffset,
+                      .src = &src, .srcOffset = srcOffset, .bytes = bytes, .async = true});
+}
+
+Status Pipeline::fillAsync(const Buffer &dst, uint64_t offset, uint64_t bytes, uint8_t value) {
+  return impl_->copy({.kind = Kind::Fill, .device = &dst, .deviceOffset = offset, .bytes = bytes,
+                      .value = value, .async = true});
+}
+
+} // namespace Atoll

@@ -1,0 +1,94 @@
+// The state of one pipeline: its stream, arena lease, buffer allocator, batch and
+// accounting. Every member after `mutex` is guarded by it.
+#pragma once
+
+#include "BlockAllocator.h"
+#include "RuntimeState.h"
+#include "Validation.h"
+
+#include "atoll/pipeline.h"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace Atoll::detail {
+
+class PipelineImpl {
+public:
+  PipelineImpl(std::shared_ptr<RuntimeState> state, uint64_t id, std::string name,
+               const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
+               CUevent start, CUevent end);
+  ~PipelineImpl();
+
+  const std::shared_ptr<RuntimeState> state;
+  const uint64_t id;
+  const std::string name;
+  const std::string prefix; // "pipeline 'name'"
+  const std::chrono::milliseconds configuredTimeout; // 0 = dynamic
+  const bool gpuTiming;
+  const ArenaPool::Source arenaSource;
+  Arena arena;
+  const CUstream stream;
+  const CUevent startEvent, endEvent;
+
+  mutable std::mutex mutex;
+  BlockAllocator allocator;
+  bool wedged = false;
+  bool startRecorded = false;
+  uint64_t enqueued = 0;  // operations enqueued so far
+  uint64_t completed = 0; // all operations up to this one are known complete
+  std::chrono::milliseconds batchAppTimeout{0};
+  std::vector<std::shared_ptr<const LoadedModule>> batchModules; // pinned until complete
+  PipelineStats counters;
+
+  using Lock = std::unique_lock<std::mutex>;
+
+  ArenaView view() const noexcept { return {id, arena.base, arena.size, &allocator}; }
+  Error named(Error e) const { return std::move(e.within(prefix)); }
+  std::chrono::milliseconds effectiveTimeout() const noexcept;
+
+  /// Before enqueueing work: ContextLost / Timeout (still wedged); makes the context
+  /// current.
+  Status usable(Lock &lock);
+  /// After enqueueing work: timing start, batch bookkeeping.
+  Status beginBatch();
+  void noteEnqueued() noexcept { ++enqueued; }
+  /// Waits (bounded by the timeout, polling without the lock) until everything
+  /// enqueued before the call has completed. Timeout marks the pipeline wedged.
+  Status waitIdle(Lock &lock, bool countAsSync);
+  /// Queries the stream (no waiting): true when idle; finishes the batch then.
+  Result<bool> pollIdle(Lock &lock);
+  /// True when `ptr` is page-locked host memory known to the driver.
+  bool isPinnedHost(const void *ptr) const noexcept;
+
+  Status launch(const Application &app, uint32_t kernelIndex, const LaunchConfig &config,
+                std::span<const Arg> args);
+
+  enum class CopyKind : uint8_t { ToDevice, ToHost, DeviceToDevice, Fill };
+  struct CopyRequest {
+    CopyKind kind;
+    const Buffer *device = nullptr; // the destination, or the source of ToHost
+    uint64_t deviceOffset = 0;
+    const Buffer *src = nullptr;    // DeviceToDevice source
+    uint64_t srcOffset = 0;
+    const void *hostSrc = nullptr;
+    void *hostDst = nullptr;
+    uint64_t bytes = 0;
+    uint8_t value = 0;
+    bool async = false;
+  };
+  Status copy(const CopyRequest &request);
+
+private:
+  void finishBatch(uint64_t upTo);
+};
+
+/// Creates the stream and events, leases and prepares the arena (scrub of fresh
+/// memory, or a wait for the pooled arena's scrub).
+Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeState> &state,
+                                                 const PipelineOptions &opts);
+
+} // namespace Atoll::detail

@@ -1,0 +1,341 @@
+// Runtime creation and teardown (driver, device, primary context, limits, budget),
+// context-loss bookkeeping, and the thin public Runtime / HostMemory classes.
+#include "RuntimeState.h"
+
+#include "atoll/runtime.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iterator>
+
+namespace Atoll {
+namespace detail {
+
+std::atomic<uint64_t> DeviceRegistry::generation[DeviceRegistry::kMaxDevices];
+std::atomic<bool> DeviceRegistry::lost[DeviceRegistry::kMaxDevices];
+std::mutex DeviceRegistry::mutex;
+
+void RuntimeState::markLost() noexcept {
+  if (!api)
+    return;
+  lostFlag.store(true);
+  if (DeviceRegistry::generation[info.ordinal].load() == generation)
+    DeviceRegistry::lost[info.ordinal].store(true);
+}
+
+bool RuntimeState::makeCurrent() noexcept {
+  if (!api || lost() || abandoned.load(std::memory_order_relaxed))
+    return false;
+  CUresult r = api->cuCtxSetCurrent(ctx);
+  if (r != CUDA_SUCCESS) {
+    if (cuda::isStickyError(r))
+      markLost();
+    return false;
+  }
+  return true;
+}
+
+Error RuntimeState::fail(CUresult r, std::string_view what) {
+  if (cuda::isStickyError(r))
+    markLost();
+  return cuda::driverError(*api, r, what);
+}
+
+Error RuntimeState::lostError(std::string_view what) const {
+  return Error(ErrorCode::ContextLost,
+               fmt::format("cannot {}: the shared CUDA context is lost (a sticky error); "
+                           "destroy this runtime and create a new one",
+                           what));
+}
+
+Status RuntimeState::requireDevice(std::string_view what) {
+  if (!api)
+    return Error(ErrorCode::NoDevice,
+                 fmt::format("cannot {}: this runtime is compile-only (no CUDA device)", what));
+  if (lost())
+    return lostError(what);
+  if (!makeCurrent())
+    return lost() ? lostError(what)
+                  : Error(ErrorCode::DriverError,
+                          fmt::format("cannot {}: the context could not be made current", what));
+  return {};
+}
+
+namespace {
+
+int attribute(const cuda::DriverApi &api, CUdevice dev, CUdevice_attribute a, int fallback) {
+  int v = 0;
+  return api.cuDeviceGetAttribute(&v, a, dev) == CUDA_SUCCESS ? v : fallback;
+}
+
+} // namespace
+
+Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &options) {
+  auto state = std::make_shared<RuntimeState>(options);
+  state->toolchainId = toolchainIdentity();
+  DeviceInfo &info = state->info;
+  info.ordinal = options.deviceOrdinal;
+  if (options.defaultTimeout.count() <= 0)
+    return Error(ErrorCode::InvalidArgument, "RuntimeOptions::defaultTimeout must be positive");
+
+  auto compileOnly = [&]() -> Result<std::shared_ptr<RuntimeState>> {
+    info.present = false;
+    info.targetArch = options.targetArch.empty() ? "sm_90" : options.targetArch;
+    info.ptxVersion = options.ptxVersion;
+    return state;
+  };
+  if (options.compileOnly)
+    return compileOnly();
+
+  auto driver = cuda::loadDriver();
+  if (!driver) {
+    if (!options.targetArch.empty())
+      return compileOnly();
+    return std::move(driver).error();
+  }
+  const cuda::DriverApi &api = **driver;
+  int count = 0;
+  api.cuDeviceGetCount(&count);
+  if (options.deviceOrdinal < 0 || options.deviceOrdinal >= count ||
+      options.deviceOrdinal >= DeviceRegistry::kMaxDevices)
+    return Error(ErrorCode::NoDevice,
+                 fmt::format("no CUDA device with ordinal {} ({} device{} present)",
+                             options.deviceOrdinal, count, count == 1 ? "" : "s"));
+  CUdevice dev;
+  if (CUresult r = api.cuDeviceGet(&dev, options.deviceOrdinal); r != CUDA_SUCCESS)
+    return Error(ErrorCode::NoDevice,
+                 fmt::format("CUDA device {} is not usable", options.deviceOrdinal),
+                 cuda::describe(api, r));
+
+  {
+    std::lock_guard lock(DeviceRegistry::mutex);
+    int d = options.deviceOrdinal;
+    if (DeviceRegistry::lost[d].load()) {
+      // A lost context is reset before anyone uses it again; states of the old
+      // generation become inert.
+      api.cuDevicePrimaryCtxReset(dev);
+      DeviceRegistry::generation[d].fetch_add(1);
+      DeviceRegistry::lost[d].store(false);
+    }
+    CUcontext ctx = nullptr;
+    if (CUresult r = api.cuDevicePrimaryCtxRetain(&ctx, dev); r != CUDA_SUCCESS)
+      return cuda::driverError(api, r, "retaining the device's primary context");
+    state->api = &api;
+    state->device = dev;
+    state->ctx = ctx;
+    state->generation = DeviceRegistry::generation[d].load();
+  }
+  // From here on, ~RuntimeState releases the context on every error path.
+  if (CUresult r = api.cuCtxSetCurrent(state->ctx); r != CUDA_SUCCESS)
+    return state->fail(r, "making the primary context current");
+
+  info.present = true;
+  char name[256] = {};
+  api.cuDeviceGetName(name, sizeof name, dev);
+  info.name = name;
+  info.driverVersion = api.driverVersion;
+  info.computeMajor = attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0);
+  info.computeMinor = attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0);
+  size_t total = 0;
+  api.cuDeviceTotalMem(&total, dev);
+  info.totalMemory = total;
+  info.targetArch = options.targetArch.empty()
+                        ? fmt::format("sm_{}{}", info.computeMajor, info.computeMinor)
+                        : options.targetArch;
+  info.ptxVersion = options.ptxVersion;
+
+  DeviceLimits &lim = info.limits;
+  lim.maxThreadsPerBlock =
+      attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, lim.maxThreadsPerBlock);
+  lim.maxBlockDim[0] = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, lim.maxBlockDim[0]);
+  lim.maxBlockDim[1] = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, lim.maxBlockDim[1]);
+  lim.maxBlockDim[2] = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, lim.maxBlockDim[2]);
+  lim.maxGridDim[0] = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, lim.maxGridDim[0]);
+  lim.maxGridDim[1] = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, lim.maxGridDim[1]);
+  lim.maxGridDim[2] = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, lim.maxGridDim[2]);
+  lim.defaultSharedPerBlock = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                                        lim.defaultSharedPerBlock);
+  lim.maxSharedPerBlockOptin = attribute(
+      api, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, lim.defaultSharedPerBlock);
+
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = dev;
+  size_t granularity = 0;
+  state->vmm = attribute(api, dev, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0) != 0;
+  if (!state->vmm || api.cuMemGetAllocationGranularity(&granularity, &prop,
+                                                       CU_MEM_ALLOC_GRANULARITY_MINIMUM) !=
+                         CUDA_SUCCESS)
+    granularity = ATOLL_MIN_ARENA_BYTES;
+  info.allocationGranularity = granularity;
+
+  uint64_t budget = options.deviceMemoryBudget;
+  if (budget == 0) {
+    size_t freeBytes = 0, totalBytes = 0;
+    if (CUresult r = api.cuMemGetInfo(&freeBytes, &totalBytes); r != CUDA_SUCCESS)
+      return state->fail(r, "querying free device memory");
+    budget = uint64_t(freeBytes) / 10 * 9;
+  }
+  state->backend = std::make_unique<CudaArenaBackend>(*state);
+  state->pool = std::make_unique<ArenaPool>(*state->backend, budget, options.poolArenas);
+  return state;
+}
+
+RuntimeState::~RuntimeState() {
+  if (!api)
+    return;
+  const int d = info.ordinal;
+  const bool current = DeviceRegistry::generation[d].load() == generation;
+  if (current && !lost() && makeCurrent()) {
+    modules.clear(); // unloads modules no pipeline work still uses
+    if (pool) {
+      pool->shutdown(options.shutdownDrainTimeout);
+      ArenaPoolStats s = pool->stats();
+      // Work that never ended (a wedged kernel) still runs in this context: leave the
+      // context and everything in it alone rather than fault or block.
+      if (s.quarantinedArenas > 0)
+        abandoned.store(true);
+    }
+  }
+  pool.reset(); // with a lost or abandoned context, frees nothing
+  modules.clear();
+  backend.reset();
+
+  std::lock_guard lock(DeviceRegistry::mutex);
+  if (DeviceRegistry::generation[d].load() == generation &&
+      (lostFlag.load() || DeviceRegistry::lost[d].load())) {
+    api->cuDevicePrimaryCtxReset(device);
+    DeviceRegistry::generation[d].fetch_add(1);
+    DeviceRegistry::lost[d].store(false);
+  }
+  if (!abandoned.load())
+    api->cuDevicePrimaryCtxRelease(device);
+}
+
+} // namespace detail
+
+using detail::RuntimeState;
+
+// --- Runtime ---------------------------------------------------------------------
+
+Runtime::Runtime(std::shared_ptr<RuntimeState> state) : state_(std::move(state)) {}
+Runtime::~Runtime() = default;
+
+Result<std::unique_ptr<Runtime>> Runtime::create(const RuntimeOptions &options) {
+  auto state = detail::createRuntimeState(options);
+  if (!state)
+    return std::move(state).error();
+  return std::make_unique<Runtime>(std::move(*state));
+}
+
+const DeviceInfo &Runtime::device() const noexcept { return state_->info; }
+bool Runtime::hasDevice() const noexcept { return state_->hasDevice(); }
+bool Runtime::lost() const noexcept { return state_->lost(); }
+const RuntimeOptions &Runtime::options() const noexcept { return state_->options; }
+
+Result<std::shared_ptr<Application>> Runtime::loadApplication(std::span<const uint8_t> bitcode,
+                                                              const AppOptions &options) {
+  return state_->loadApplication(bitcode, options);
+}
+
+Result<std::shared_ptr<Application>> Runtime::loadApplication(const void *data, size_t size,
+                                                              const AppOptions &options) {
+  if (!data && size)
+    return Error(ErrorCode::InvalidArgument, "loadApplication: null data");
+  return state_->loadApplication({static_cast<const uint8_t *>(data), size}, options);
+}
+
+Result<std::shared_ptr<Application>> Runtime::loadApplicationFile(const std::string &path,
+                                                                  const AppOptions &options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return Error(ErrorCode::IoError, fmt::format("cannot open '{}'", path),
+                 std::error_code(errno, std::generic_category()).message());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  if (in.bad())
+    return Error(ErrorCode::IoError, fmt::format("cannot read '{}'", path));
+  return state_->loadApplication(bytes, options);
+}
+
+Result<std::unique_ptr<Pipeline>> Runtime::createPipeline(const PipelineOptions &options) {
+  return state_->createPipeline(options);
+}
+
+Result<HostMemory> Runtime::allocateHost(size_t bytes) {
+  if (Status s = state_->requireDevice("allocate page-locked host memory"); !s)
+    return std::move(s).error();
+  if (bytes == 0)
+    return Error(ErrorCode::InvalidArgument, "cannot allocate 0 bytes of host memory");
+  void *p = nullptr;
+  if (CUresult r = state_->api->cuMemAllocHost(&p, bytes); r != CUDA_SUCCESS)
+    return state_->fail(r, fmt::format("allocating {} bytes of page-locked host memory", bytes));
+  return HostMemory(state_, p, bytes);
+}
+
+size_t Runtime::collect() {
+  if (!state_->pool || !state_->makeCurrent())
+    return 0;
+  return state_->pool->collect();
+}
+
+void Runtime::trimPool() {
+  if (state_->pool && state_->makeCurrent())
+    state_->pool->trim();
+}
+
+RuntimeStats Runtime::stats() const {
+  RuntimeStats s;
+  if (state_->pool) {
+    detail::ArenaPoolStats p = state_->pool->stats();
+    s.budgetBytes = p.budget;
+    s.committedBytes = p.committed;
+    s.pooledBytes = p.pooled;
+    s.pooledArenas = p.pooledArenas;
+    s.quarantinedArenas = p.quarantinedArenas;
+    s.arenasFromPool = p.fromPool;
+    s.arenasAllocated = p.allocated;
+    s.arenasFreed = p.freed;
+  }
+  s.livePipelines = state_->livePipelines.load();
+  s.pipelinesCreated = state_->pipelinesCreated.load();
+  s.compilations = state_->compilations.load();
+  s.memoryCacheHits = state_->memoryHits.load();
+  s.diskCacheHits = state_->diskHits.load();
+  s.cachedModules = state_->modules.size();
+  return s;
+}
+
+// --- HostMemory --------------------------------------------------------------------
+
+HostMemory::HostMemory(HostMemory &&other) noexcept
+    : state_(std::move(other.state_)), data_(other.data_), size_(other.size_) {
+  other.data_ = nullptr;
+  other.size_ = 0;
+}
+
+HostMemory &HostMemory::operator=(HostMemory &&other) noexcept {
+  if (this != &other) {
+    reset();
+    state_ = std::move(other.state_);
+    data_ = other.data_;
+    size_ = other.size_;
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  return *this;
+}
+
+HostMemory::~HostMemory() { reset(); }
+
+void HostMemory::reset() noexcept {
+  if (data_ && state_ && state_->makeCurrent())
+    state_->api->cuMemFreeHost(data_);
+  data_ = nullptr;
+  size_ = 0;
+  state_.reset();
+}
+
+} // namespace Atoll

@@ -1,0 +1,103 @@
+// The state behind a Runtime, shared (shared_ptr) by the Runtime object, its
+// Applications, Pipelines and HostMemory, so that it lives until the last of them.
+#pragma once
+
+#include "ArenaPool.h"
+#include "LoadedModule.h"
+#include "ModuleCache.h"
+#include "cuda/DriverApi.h"
+
+#include "atoll/runtime.h"
+
+#include <atomic>
+#include <memory>
+#include <span>
+#include <string>
+
+namespace Atoll::detail {
+
+/// Per device ordinal, process-wide: the generation of its primary context (bumped
+/// by every cuDevicePrimaryCtxReset) and whether it is known to be lost. A
+/// RuntimeState of an older generation must never touch the driver again: its
+/// handles are dead and could alias new ones.
+struct DeviceRegistry {
+  static constexpr int kMaxDevices = 64;
+  static std::atomic<uint64_t> generation[kMaxDevices];
+  static std::atomic<bool> lost[kMaxDevices];
+  static std::mutex mutex; // serialises retain/reset/release decisions
+};
+
+class CudaArenaBackend final : public ArenaBackend {
+public:
+  explicit CudaArenaBackend(RuntimeState &state) : state_(state) {}
+  Result<Arena> allocate(const ArenaSpec &spec) override;
+  void destroy(Arena &arena) noexcept override;
+  bool workDone(const Arena &arena) noexcept override;
+  bool waitWorkDone(const Arena &arena, std::chrono::milliseconds limit) noexcept override;
+  bool usable() noexcept override;
+
+private:
+  RuntimeState &state_;
+  std::atomic<uint64_t> serial_{0};
+};
+
+struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
+  RuntimeOptions options;
+  DeviceInfo info;
+  const cuda::DriverApi *api = nullptr; // null for a compile-only runtime
+  CUdevice device = 0;
+  CUcontext ctx = nullptr;
+  bool vmm = false; // the device supports the virtual memory management API
+  uint64_t generation = 0;
+  std::atomic<bool> lostFlag{false};
+  /// Set when teardown had to leave work running: nothing is freed or released.
+  std::atomic<bool> abandoned{false};
+  std::string toolchainId;
+
+  std::unique_ptr<CudaArenaBackend> backend;
+  std::unique_ptr<ArenaPool> pool;
+  ModuleCache modules;
+
+  std::atomic<uint64_t> compilations{0}, memoryHits{0}, diskHits{0};
+  std::atomic<uint64_t> pipelinesCreated{0}, livePipelines{0};
+
+  explicit RuntimeState(const RuntimeOptions &opts)
+      : options(opts), modules(opts.moduleCacheCapacity) {}
+  ~RuntimeState();
+
+  bool hasDevice() const noexcept { return api != nullptr; }
+  /// Lost: a sticky error was seen here or by another runtime on the device, or the
+  /// device's context was reset since this state retained it.
+  bool lost() const noexcept {
+    if (!api)
+      return false;
+    int d = info.ordinal;
+    return lostFlag.load(std::memory_order_relaxed) ||
+           DeviceRegistry::lost[d].load(std::memory_order_relaxed) ||
+           DeviceRegistry::generation[d].load(std::memory_order_relaxed) != generation;
+  }
+  void markLost() noexcept;
+  /// Makes the context current on the calling thread. False when lost.
+  bool makeCurrent() noexcept;
+  /// The Error for a failed driver call; marks the runtime lost for sticky errors.
+  Error fail(CUresult r, std::string_view what);
+  /// NoDevice for a compile-only runtime, ContextLost when lost; else makes the
+  /// context current.
+  Status requireDevice(std::string_view what);
+  Error lostError(std::string_view what) const;
+
+  Result<std::shared_ptr<Application>> loadApplication(std::span<const uint8_t> bitcode,
+                                                       const AppOptions &opts);
+  Result<std::unique_ptr<Pipeline>> createPipeline(const PipelineOptions &opts);
+  Result<std::shared_ptr<const LoadedModule>> loadModule(const std::string &key,
+                                                         CompiledEntry entry,
+                                                         Clamping clamping);
+  Result<std::shared_ptr<Application>> makeApplication(std::shared_ptr<const LoadedModule> m,
+                                                       const AppOptions &opts,
+                                                       Application::Origin origin);
+};
+
+/// Creates the state: driver, device, primary context, limits, pool.
+Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &options);
+
+} // namespace Atoll::detail
