@@ -30,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <optional>
 
 #ifndef ATOLL_VERSION
 #define ATOLL_VERSION "unknown"
@@ -101,8 +102,18 @@ cl::opt<unsigned> OptLevel(
     "O", cl::cat(Category), cl::Prefix, cl::value_desc("0-3"),
     cl::desc("Prepare like the runtime first: libdevice, NVVMReflect, internalise, "
              "optimise (default: none; 2 for --emit=ptx)"));
-cl::alias OptLevelLong("opt-level", cl::aliasopt(OptLevel), cl::cat(Category),
-                       cl::desc("Alias for -O"));
+// A separate option rather than a cl::alias: aliases are not listed in --help.
+cl::opt<unsigned> OptLevelLong("opt-level", cl::cat(Category), cl::value_desc("0-3"),
+                               cl::desc("Same as -O<N>"));
+
+/// The -O / --opt-level the user gave, if any.
+std::optional<unsigned> requestedOptLevel() {
+  if (OptLevel.getNumOccurrences())
+    return OptLevel.getValue();
+  if (OptLevelLong.getNumOccurrences())
+    return OptLevelLong.getValue();
+  return std::nullopt;
+}
 
 cl::opt<std::string> Libdevice(
     "libdevice", cl::cat(Category), cl::value_desc("file"),
@@ -247,8 +258,13 @@ int main(int argc, char **argv) {
 
   if (InputFilename.empty())
     return usageError("no input file (give a .bc or .ll file, or '-' for stdin)");
-  if (OptLevel.getNumOccurrences() && OptLevel > 3)
-    return usageError("invalid optimisation level -O" + Twine(OptLevel) + " (expected 0-3)");
+  if (OptLevel.getNumOccurrences() && OptLevelLong.getNumOccurrences() &&
+      OptLevel != OptLevelLong)
+    return usageError("-O" + Twine(OptLevel) + " and --opt-level=" + Twine(OptLevelLong) +
+                      " disagree");
+  const std::optional<unsigned> Level = requestedOptLevel();
+  if (Level && *Level > 3)
+    return usageError("invalid optimisation level -O" + Twine(*Level) + " (expected 0-3)");
   if (PtxVersion.getNumOccurrences() &&
       (PtxVersion.empty() || !all_of(PtxVersion, isDigit)))
     return usageError("invalid --ptx-version '" + PtxVersion +
@@ -291,7 +307,7 @@ int main(int argc, char **argv) {
   std::string PTX;
   if (Emit == EmitKind::PTX) {
     // The runtime's path (compile() after parsing), so the PTX is what it loads.
-    Opts.OptLevel = OptLevel.getNumOccurrences() ? OptLevel.getValue() : 2;
+    Opts.OptLevel = Level.value_or(2);
     auto Out = tc::compileModule(**M, Opts);
     printReport(Report, ReportOS);
     if (!Out)
@@ -299,8 +315,8 @@ int main(int argc, char **argv) {
     PTX = std::move(*Out);
     Write = [&](raw_ostream &OS) { OS << PTX; };
   } else {
-    if (OptLevel.getNumOccurrences()) {
-      Opts.OptLevel = OptLevel;
+    if (Level) {
+      Opts.OptLevel = *Level;
       if (Error E = tc::prepareModule(**M, Opts))
         return reportFailure(std::move(E), InputName);
     }
