@@ -28,4 +28,5 @@ done
     mkdir -p "$out/$(dirname "$bc")"
     cp "$build/$bc" "$out/$bc"
   done
+(cd "$build" && pwd) > "$out/BUILD_DIR"
 du -sh "$out"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs every GPU check from a bundle made by scripts/make-gpu-bundle.sh, on a host
+# with an NVIDIA GPU and no LLVM: the GPU unit tests, the adversarial suite, the
+# examples, and compute-sanitizer memcheck over the GPU tests and the contained
+# attacks. Usage (from the repository root on the GPU host):
+#   scripts/run-gpu.sh [bundle-dir] [log-dir]
+# Exit status: non-zero if anything failed.
+set -uo pipefail
+bundle="$(cd "${1:-.gpu-bundle}" && pwd)"
+logs="${2:-${OUT:-/tmp/atoll-gpu-logs}}"
+mkdir -p "$logs"
+
+# The binaries name bitcode inputs and their library by the build directory's
+# absolute path: make the bundle appear there.
+build_dir="$(cat "$bundle/BUILD_DIR")"
+if [ ! -e "$build_dir" ]; then
+  mkdir -p "$(dirname "$build_dir")"
+  ln -s "$bundle" "$build_dir"
+fi
+export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee "$logs/gpu.txt"
+
+failures=0
+run() { # name, command...
+  local name="$1"; shift
+  echo "== $name"
+  local start=$SECONDS
+  "$@" > "$logs/$name.log" 2>&1
+  local rc=$?
+  tail -n "${TAIL:-25}" "$logs/$name.log"
+  echo "== $name: exit $rc ($((SECONDS - start)) s)"
+  [ "$rc" -eq 0 ] || failures=$((failures + 1))
+}
+
+for t in "$bundle"/tests/atoll-gpu-* "$bundle"/tests/atoll-unit-*; do
+  [ -x "$t" ] || continue
+  TAIL=6 run "$(basename "$t")" "$t" --gtest_brief=1
+done
+[ -x "$bundle/bin/atoll-attacks" ] && TAIL=80 run attacks "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json"
+for ex in vector_add multi_tenant_service; do
+  [ -x "$bundle/bin/$ex" ] && TAIL=40 run "$ex" "$bundle/bin/$ex"
+done
+
+if command -v compute-sanitizer >/dev/null && [ -z "${ATOLL_NO_MEMCHECK:-}" ]; then
+  for t in "$bundle"/tests/atoll-gpu-*; do
+    [ -x "$t" ] || continue
+    TAIL=4 run "memcheck-$(basename "$t")" compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$t" --gtest_brief=1 --gtest_filter="${MEMCHECK_FILTER:-*}"
+  done
+  [ -x "$bundle/bin/atoll-attacks" ] && TAIL=12 run memcheck-attacks compute-sanitizer --tool memcheck \
+    --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe
+fi
+echo "== GPU run: $failures failing step(s); logs in $logs"
+[ "$failures" -eq 0 ]
