@@ -183,9 +183,9 @@ Error writeOutput(StringRef Path, const std::function<void(raw_ostream &)> &Writ
                                EC.message().c_str());
     }
   }
+  // keep() renames; when that fails it removes the temporary file itself.
   if (Error E = Temp->keep(Path)) {
     std::string Msg = toString(std::move(E));
-    consumeError(Temp->discard());
     return createStringError(inconvertibleErrorCode(), "cannot write '%s': %s",
                              Path.str().c_str(), Msg.c_str());
   }
