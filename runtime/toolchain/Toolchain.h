@@ -76,6 +76,14 @@ struct KernelSignature {
   std::vector<KernelParam> params;
 };
 
+// Thread-safety: every function may be called from many threads at once, provided
+// each thread works on its own LLVMContext (compile() creates one per call). The
+// only process-wide state is set up once: the NVPTX target registration and LLVM's
+// crash recovery (fatal errors and crashes inside LLVM during a step become a
+// CompileError instead of ending the process; the module is then unusable).
+// Diagnostics are collected per step and the context's previous diagnostic
+// handler is restored afterwards.
+
 /// Parses bitcode or textual IR, verifies it and checks the nvptx64 target.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 parseModule(llvm::MemoryBufferRef Input, llvm::LLVMContext &Ctx);
