@@ -11,7 +11,8 @@ install(EXPORT AtollTargets NAMESPACE Atoll:: DESTINATION ${CMAKE_INSTALL_LIBDIR
 
 configure_package_config_file(cmake/AtollConfig.cmake.in
   "${PROJECT_BINARY_DIR}/AtollConfig.cmake"
-  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Atoll)
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Atoll
+  PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_BINDIR)
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/AtollConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/AtollConfig.cmake" "${PROJECT_BINARY_DIR}/AtollConfigVersion.cmake"

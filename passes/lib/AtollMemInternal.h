@@ -123,6 +123,7 @@ private:
   llvm::BasicBlock *Body = nullptr;
   llvm::Type *I64;
   llvm::Value *ArenaMask = nullptr;
+  llvm::DenseMap<uint64_t, llvm::Value *> MaskByAlign; // (size-1) & ~(A-1), per A
   llvm::Value *SmemLo = nullptr, *SmemBytes = nullptr;
   bool UsedShared = false;
 };

@@ -53,10 +53,11 @@ static IRBuilder<> &builderFor(IRBuilder<> &Here, IRBuilder<> &Entry, Value *Siz
 Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, Align A) {
   auto *CSize = dyn_cast<ConstantInt>(Size);
   if (Mode == ClampingMode::MaskBased) {
-    Value *MaskA = ArenaMask;
-    if (A.value() > 1)
-      MaskA = Entry.CreateAnd(ArenaMask, ConstantInt::get(I64, ~(A.value() - 1)),
-                              "atoll.arena.mask.a" + Twine(A.value()));
+    Value *&MaskA = MaskByAlign[A.value()];
+    if (!MaskA)
+      MaskA = A.value() == 1 ? ArenaMask
+                             : Entry.CreateAnd(ArenaMask, ConstantInt::get(I64, ~(A.value() - 1)),
+                                               "atoll.arena.mask.a" + Twine(A.value()));
     Value *Off = B.CreateAnd(Addr, MaskA, "atoll.off");
     // An access wider than its alignment could cross the arena end: clamp it.
     if (!CSize || CSize->getZExtValue() > A.value()) {
@@ -110,9 +111,28 @@ Value *KernelConfiner::confineToSharedWindow(IRBuilder<> &B, Value *SharedAddr, 
   return B.CreateAdd(Lo, Off, "atoll.smem.addr");
 }
 
+/// Raises the alignment of an object (alloca, global definition, byval parameter)
+/// to at least A: offsets are aligned relative to the object, so the object itself
+/// must be that aligned or a forged offset could still be misaligned.
+static void raiseObjectAlignment(Value *Object, Align A, const DataLayout &DL) {
+  if (Object->getPointerAlignment(DL) >= A)
+    return;
+  if (auto *AI = dyn_cast<AllocaInst>(Object)) {
+    AI->setAlignment(std::max(AI->getAlign(), A));
+  } else if (auto *GV = dyn_cast<GlobalVariable>(Object)) {
+    GV->setAlignment(std::max(GV->getPointerAlignment(DL), A));
+  } else if (auto *Arg = dyn_cast<Argument>(Object)) {
+    Function *F = Arg->getParent();
+    unsigned No = Arg->getArgNo();
+    F->removeParamAttr(No, Attribute::Alignment);
+    F->addParamAttr(No, Attribute::getWithAlignment(F->getContext(), A));
+  }
+}
+
 Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object,
                                        uint64_t ObjectBytes, Value *Size, Align A) {
   auto *PtrTy = cast<PointerType>(Ptr->getType());
+  raiseObjectAlignment(Object, A, DL);
   // The object's address in the pointer's address space (launch-invariant).
   Value *Obj = Object;
   if (Obj->getType() != PtrTy)
