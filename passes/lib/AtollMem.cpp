@@ -102,6 +102,7 @@ private:
   bool memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Ops);
   bool checkAccess(Instruction &I, const MemOperand &Op, const PointerOrigin &O);
   bool provenSafe(Value *Ptr, const PointerOrigin &O, const MemOperand &Op) const;
+  PointerOrigin originOf(Instruction &I, const MemOperand &Op) const;
   bool checkCall(CallBase &CB);
   void rewrite(Instruction &I, KernelConfiner &C);
 
@@ -149,6 +150,12 @@ AccessKind KernelHardener::kindOf(const Instruction &I) const {
     return AccessKind::Call;
   }
   return AccessKind::Load;
+}
+
+/// An alignment operand; Align(1) when it is not a power of two.
+static Align validAlign(const Value *V) {
+  uint64_t A = cast<ConstantInt>(V)->getValue().getLimitedValue();
+  return isPowerOf2_64(A) ? Align(A) : Align(1);
 }
 
 static Align alignOfParam(const CallBase &CB, unsigned Idx, Align Default) {
@@ -199,28 +206,37 @@ bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Op
   case Intrinsic::masked_load: {
     Align A = alignOfParam(*II, 0, Align(1));
     if (II->arg_size() == 4) // older form: (ptr, i32 align, mask, passthru)
-      A = Align(cast<ConstantInt>(II->getArgOperand(1))->getZExtValue());
+      A = validAlign(II->getArgOperand(1));
     Ops.push_back({0, Const(StoreSize(II->getType())), A, false});
     return true;
   }
   case Intrinsic::masked_store: {
     Align A = alignOfParam(*II, 1, Align(1));
     if (II->arg_size() == 4) // older form: (val, ptr, i32 align, mask)
-      A = Align(cast<ConstantInt>(II->getArgOperand(2))->getZExtValue());
+      A = validAlign(II->getArgOperand(2));
     Ops.push_back({1, Const(StoreSize(II->getArgOperand(0)->getType())), A, true});
     return true;
   }
   case Intrinsic::nvvm_ldu_global_i:
   case Intrinsic::nvvm_ldu_global_f:
-  case Intrinsic::nvvm_ldu_global_p:
-    Ops.push_back({0, Const(StoreSize(II->getType())),
-                   Align(cast<ConstantInt>(II->getArgOperand(1))->getZExtValue()), false});
+  case Intrinsic::nvvm_ldu_global_p: {
+    // ldu is one instruction whatever its alignment operand says: the hardware
+    // needs the address aligned to the access size (ldu.global.v4.f32: 16).
+    uint64_t S = StoreSize(II->getType());
+    uint64_t Arg = cast<ConstantInt>(II->getArgOperand(1))->getValue().getLimitedValue();
+    unsigned AS = II->getArgOperand(0)->getType()->getPointerAddressSpace();
+    if (!isPowerOf2_64(S) || (AS != ASGeneric && AS != ASGlobal))
+      return false;
+    Ops.push_back({0, Const(S), Align(isPowerOf2_64(Arg) ? std::max(S, Arg) : S), false});
     return true;
+  }
   default:
     break;
   }
   if (N.starts_with("llvm.nvvm.atomic.")) {
     uint64_t S = StoreSize(II->getType());
+    if (!isPowerOf2_64(S))
+      return false;
     Ops.push_back({0, Const(S), Align(S), true});
     return true;
   }
@@ -245,6 +261,26 @@ bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Op
   return false;
 }
 
+/// Where the memory operand Op of I may point.
+PointerOrigin KernelHardener::originOf(Instruction &I, const MemOperand &Op) const {
+  PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
+  // ldu.global reads the global state space whatever the pointer was computed
+  // from: a shared or local address there is an illegal-address fault. Its
+  // operand is confined to the arena like any forged global address.
+  if (auto *II = dyn_cast<IntrinsicInst>(&I))
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::nvvm_ldu_global_i:
+    case Intrinsic::nvvm_ldu_global_f:
+    case Intrinsic::nvvm_ldu_global_p:
+      O.Space = StateSpace::Global;
+      O.Object = nullptr;
+      break;
+    default:
+      break;
+    }
+  return O;
+}
+
 bool KernelHardener::provenSafe(Value *Ptr, const PointerOrigin &O, const MemOperand &Op) const {
   auto *CSize = dyn_cast<ConstantInt>(Op.Size);
   std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
@@ -259,7 +295,7 @@ bool KernelHardener::provenSafe(Value *Ptr, const PointerOrigin &O, const MemOpe
     return false;
   if (Offset.isNegative())
     return false;
-  uint64_t C = Offset.getZExtValue(), S = CSize->getZExtValue();
+  uint64_t C = Offset.getZExtValue(), S = CSize->getValue().getLimitedValue();
   Align ObjAlign = O.Object->getPointerAlignment(DL);
   return C + S <= *Bytes && C % Op.Alignment.value() == 0 && ObjAlign >= Op.Alignment;
 }
@@ -272,9 +308,6 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
                "' (writable module globals are refused; run promote-ptx-constant-globals)");
     return false;
   }
-  bool Atomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I) ||
-                cast<CallBase>(&I) == nullptr;
-  (void)Atomic;
   bool IsAtomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
   if (auto *CB = dyn_cast<CallBase>(&I))
     if (Function *Callee = CB->getCalledFunction())
@@ -300,16 +333,29 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
       refuse(&I, O.Space, K, "object of unknown size (dynamic alloca?)");
       return false;
     }
-    if (auto *CS = dyn_cast<ConstantInt>(Op.Size); CS && CS->getZExtValue() > *Bytes) {
+    if (auto *CS = dyn_cast<ConstantInt>(Op.Size);
+        CS && CS->getValue().getLimitedValue() > *Bytes) {
       refuse(&I, O.Space, K,
-             "access of " + Twine(CS->getZExtValue()) + " bytes is larger than its object (" +
-                 Twine(*Bytes) + " bytes)");
+             "access of " + Twine(CS->getValue().getLimitedValue()) +
+                 " bytes is larger than its object (" + Twine(*Bytes) + " bytes)");
       return false;
     }
   }
-  if (auto *CS = dyn_cast<ConstantInt>(Op.Size); CS && CS->getZExtValue() > MaxAccessBytes &&
-                                                 !isa<MemIntrinsic>(I)) {
-    refuse(&I, O.Space, K, "access of " + Twine(CS->getZExtValue()) + " bytes is too large");
+  // A static __shared__ object: a single access wider than the object would make
+  // the clamp limit (size - S) wrap (memcpy/memset lengths are clamped instead).
+  if (O.Space == StateSpace::Shared && !isa<MemIntrinsic>(I))
+    if (std::optional<uint64_t> Bytes = objectSize(O.Object, DL))
+      if (auto *CS = dyn_cast<ConstantInt>(Op.Size);
+          CS && CS->getValue().getLimitedValue() > *Bytes) {
+        refuse(&I, O.Space, K,
+               "access of " + Twine(CS->getValue().getLimitedValue()) +
+                   " bytes is larger than its object (" + Twine(*Bytes) + " bytes)");
+        return false;
+      }
+  if (auto *CS = dyn_cast<ConstantInt>(Op.Size);
+      CS && CS->getValue().getLimitedValue() > MaxAccessBytes && !isa<MemIntrinsic>(I)) {
+    refuse(&I, O.Space, K,
+           "access of " + Twine(CS->getValue().getLimitedValue()) + " bytes is too large");
     return false;
   }
   if (Op.Alignment.value() > 256 && O.Space != StateSpace::Local &&
@@ -393,7 +439,7 @@ bool KernelHardener::analyze() {
       continue;
     }
     for (const MemOperand &Op : Ops) {
-      PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
+      PointerOrigin O = originOf(I, Op);
       if (O.Space == StateSpace::Shared || O.Space == StateSpace::Unknown)
         TouchesShared = true;
       checkAccess(I, Op, O);
@@ -416,14 +462,25 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
   std::string Original = instructionText(&I); // reported as the tenant wrote it
   IRBuilder<> B(&I);
   Type *I64 = B.getInt64Ty();
-  // A run-time length (memcpy/memset) is first cut to the smallest window involved.
+  // A memcpy/memset length is first cut to the smallest window involved: every
+  // run-time length, and every constant one that might not fit a window (longer
+  // than MaxAccessBytes, which every arena and shared window holds, or than a
+  // static object), since the clamp limit (window - length) would wrap around.
+  // Shorter constants stay constants: a constant-length copy is unrolled into a
+  // few wide loads and stores, a run-time one becomes a byte loop.
   Value *Len = nullptr;
-  // Always cut, constant lengths too: a constant longer than the arena would
-  // otherwise make the clamp limit (window - length) wrap around.
+  bool CutLength = false;
   if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+    auto *CL = dyn_cast<ConstantInt>(MI->getLength());
+    CutLength = !CL || CL->getValue().getLimitedValue() > MaxAccessBytes;
+    for (const MemOperand &Op : Ops)
+      if (std::optional<uint64_t> Bytes = objectSize(originOf(I, Op).Object, DL))
+        CutLength |= CL && CL->getValue().getLimitedValue() > *Bytes;
+  }
+  if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && CutLength) {
     Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
     for (const MemOperand &Op : Ops) {
-      PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
+      PointerOrigin O = originOf(I, Op);
       Value *Window = nullptr;
       if (O.Space == StateSpace::Global)
         Window = C.arenaSize();
@@ -440,7 +497,7 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
   }
   for (const MemOperand &Op : Ops) {
     Value *Ptr = I.getOperand(Op.OpIdx);
-    PointerOrigin O = tracePointerOrigin(Ptr);
+    PointerOrigin O = originOf(I, Op);
     if (provenSafe(Ptr, O, Op)) {
       record(&I, O.Space, K, Outcome::ProvenSafe, "constant offset inside its object", Original);
       continue;
@@ -608,12 +665,23 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
 
   const char *ModeName = Opts.Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
   for (auto [K, H] : zip(Kernels, Hardeners)) {
-    // Static allocas outside the entry block would grow the stack per iteration.
+    // Static allocas outside the entry block would grow the stack per iteration;
+    // every fixed-size alloca joins the leading run of the entry block, where the
+    // zero-init finds it (one placed after other entry code would be missed).
+    SmallVector<AllocaInst *, 8> Late;
+    bool Leading = true;
     for (BasicBlock &BB : *K)
-      if (&BB != &K->getEntryBlock())
-        for (Instruction &I : make_early_inc_range(BB))
-          if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isa<ConstantInt>(AI->getArraySize()))
-            AI->moveBefore(K->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+      for (Instruction &I : BB) {
+        auto *AI = dyn_cast<AllocaInst>(&I);
+        if (!AI) {
+          Leading &= isa<PHINode>(I) || I.isDebugOrPseudoInst();
+          continue;
+        }
+        if (!Leading && isa<ConstantInt>(AI->getArraySize()))
+          Late.push_back(AI);
+      }
+    for (AllocaInst *AI : Late)
+      AI->moveBefore(K->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
     bool ZeroShared = H->mayTouchShared();
     Function *NewF = addHiddenParameters(*K);
     unsigned N = NewF->arg_size();

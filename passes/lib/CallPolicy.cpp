@@ -21,6 +21,10 @@ static bool hasPointerOperand(const Function &F) {
 
 IntrinsicPolicy classifyIntrinsic(const Function &Callee) {
   StringRef N = Callee.getName();
+  // A declaration named "llvm.*" that LLVM does not know: its name would match the
+  // prefixes below (a made-up "llvm.nvvm.atomic.x" has no modelled operands).
+  if (Callee.getIntrinsicID() == Intrinsic::not_intrinsic)
+    return {IntrinsicAction::Refuse, "unknown intrinsic '" + N.str() + "'"};
   switch (Callee.getIntrinsicID()) {
   case Intrinsic::trap:
   case Intrinsic::debugtrap:
