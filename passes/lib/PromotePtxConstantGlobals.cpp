@@ -11,6 +11,7 @@
 #include "atoll/passes/HardeningReport.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,6 +25,8 @@
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <numeric>
 
 using namespace llvm;
 
@@ -300,6 +303,11 @@ Finding UseWalker::visitCall(const CallBase &CB, const Use &U, const Item &It) {
   unsigned D = It.Depth;
   if (CB.isInlineAsm())
     return at(&CB, Finding::Escape, "address escapes, passed to inline asm");
+  // Assumptions (an "align" bundle) and object sizes touch no memory.
+  if (auto *II = dyn_cast<IntrinsicInst>(&CB);
+      II && (II->getIntrinsicID() == Intrinsic::assume ||
+             II->getIntrinsicID() == Intrinsic::objectsize))
+    return {};
   if (!CB.isArgOperand(&U))
     return at(&CB, Finding::Escape,
               CB.isCallee(&U) ? "address escapes, called as a function"
@@ -323,7 +331,8 @@ Finding UseWalker::visitCall(const CallBase &CB, const Use &U, const Item &It) {
       break;
     }
   }
-  if (D == 0 && CB.onlyReadsMemory(ArgNo) && CB.doesNotCapture(ArgNo))
+  if (D == 0 && (CB.onlyReadsMemory() || CB.onlyReadsMemory(ArgNo)) &&
+      CB.doesNotCapture(ArgNo))
     return {};
   const Function *Callee = CB.getCalledFunction();
   if (Callee && !Callee->isDeclaration() && ArgNo < Callee->arg_size()) {
@@ -343,22 +352,66 @@ Finding UseWalker::visitCall(const CallBase &CB, const Use &U, const Item &It) {
 
 /// A load from a pointer table that returns something other than a pointer is fine
 /// when it is too small to hold an address (the bits can only come back as a
-/// pointer through inttoptr, which atoll-mem treats as untrusted), or when it reads
-/// a known constant offset that holds no address.
+/// pointer through inttoptr, which atoll-mem treats as untrusted), or when none of
+/// the offsets it can read holds an address: the load address is decomposed into
+/// Holder + C + sum(k_i * s_i), so it reads offsets congruent to C modulo
+/// gcd(s_i), e.g. field `b` of every element of an array of structs.
 bool UseWalker::loadsOnlyData(const LoadInst &LI, const GlobalVariable *Holder) const {
-  if (DL.getTypeStoreSize(LI.getType()).getKnownMinValue() < DL.getPointerSize())
+  Type *Ty = LI.getType();
+  if (Ty->isScalableTy())
+    return false;
+  uint64_t Size = DL.getTypeStoreSize(Ty).getFixedValue();
+  if (Size < DL.getPointerSize())
     return true;
   if (!Holder || !Holder->hasDefinitiveInitializer())
     return false;
-  APInt Offset(DL.getIndexTypeSizeInBits(LI.getPointerOperandType()), 0);
-  const Value *Base =
-      LI.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Offset, true);
-  if (Base != Holder || Offset.isNegative())
-    return false;
-  Constant *C = ConstantFoldLoadFromConst(const_cast<Constant *>(Holder->getInitializer()),
-                                          LI.getType(),
-                                          Offset, DL);
-  return C && !referencesGlobal(C);
+  unsigned BW = DL.getIndexTypeSizeInBits(Holder->getType());
+  APInt C(BW, 0);
+  uint64_t Stride = 0;
+  const Value *V = LI.getPointerOperand();
+  while (V != Holder) {
+    if (DL.getIndexTypeSizeInBits(V->getType()) != BW)
+      return false;
+    if (auto *GEP = dyn_cast<GEPOperator>(V)) {
+      SmallMapVector<Value *, APInt, 4> Vars;
+      APInt Off(BW, 0);
+      if (!GEP->collectOffset(DL, BW, Vars, Off))
+        return false;
+      C += Off;
+      for (auto &Var : Vars)
+        Stride = std::gcd(Stride, Var.second.abs().getLimitedValue());
+      V = GEP->getPointerOperand();
+    } else if (isa<BitCastOperator>(V) || isa<AddrSpaceCastOperator>(V)) {
+      V = cast<Operator>(V)->getOperand(0);
+    } else {
+      return false;
+    }
+  }
+  // Offsets outside [0, size - Size] would read outside the table (UB).
+  uint64_t TableSize = DL.getTypeAllocSize(Holder->getValueType()).getFixedValue();
+  if (TableSize < Size)
+    return true;
+  int64_t First = C.getSExtValue();
+  uint64_t Last = TableSize - Size, Start;
+  if (Stride == 0) {
+    if (First < 0 || uint64_t(First) > Last)
+      return true;
+    Start = First;
+    Stride = Last + 1; // one candidate
+  } else {
+    int64_t S = int64_t(Stride);
+    Start = uint64_t(((First % S) + S) % S);
+  }
+  auto *Init = const_cast<Constant *>(Holder->getInitializer());
+  unsigned Candidates = 0;
+  for (uint64_t O = Start; O <= Last; O += Stride) {
+    if (++Candidates > 4096)
+      return false;
+    Constant *Val = ConstantFoldLoadFromConst(Init, Ty, APInt(64, O), DL);
+    if (!Val || referencesGlobal(Val))
+      return false;
+  }
+  return true;
 }
 
 /// The move to constant memory keeps generic pointers (they now point into the
