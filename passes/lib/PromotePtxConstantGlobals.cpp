@@ -493,13 +493,13 @@ void rewriteSpecific(Module &M, Value *Old, Value *New) {
       rewriteSpecific(M, GEP, N);
       GEP->eraseFromParent();
     } else if (auto *ASC = dyn_cast<AddrSpaceCastInst>(I)) {
-      Value *N = New;
+      Value *N = New; // a cast to constant space is the new pointer itself
       if (ASC->getType() != New->getType()) {
         auto *Cast = new AddrSpaceCastInst(New, ASC->getType(), "", ASC->getIterator());
         Cast->setDebugLoc(ASC->getDebugLoc());
+        Cast->takeName(ASC);
         N = Cast;
       }
-      N->takeName(ASC);
       ASC->replaceAllUsesWith(N);
       ASC->eraseFromParent();
     } else {
