@@ -12,10 +12,6 @@
 
 namespace Atoll {
 
-std::string_view to_string(Clamping mode) noexcept {
-  return mode == Clamping::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
-}
-
 // --- Application / Kernel -----------------------------------------------------------
 
 Application::Application(Token, std::shared_ptr<detail::RuntimeState> state,
@@ -150,8 +146,10 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
     co.LibdevicePath = options.libdevicePath;
     co.OptLevel = opts.optLevel;
     co.Harden = true;
-    llvm::MemoryBufferRef input(
-        llvm::StringRef(reinterpret_cast<const char *>(bitcode.data()), bitcode.size()), name);
+    // LLVM's IR lexer needs a NUL after the text (it reads up to it): give it a
+    // NUL-terminated copy, whatever the caller's buffer is.
+    const std::string owned(reinterpret_cast<const char *>(bitcode.data()), bitcode.size());
+    llvm::MemoryBufferRef input(llvm::StringRef(owned.data(), owned.size()), name);
     auto compiled = toolchain::compile(input, co);
     if (!compiled)
       return named(toolchainError(compiled.takeError()));

@@ -6,6 +6,10 @@
 
 namespace Atoll {
 
+std::string_view to_string(Clamping mode) noexcept {
+  return mode == Clamping::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
+}
+
 std::string_view Arg::kindName() const noexcept {
   switch (kind_) {
   case ArgKind::Buffer: return "buffer";

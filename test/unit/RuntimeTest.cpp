@@ -1,0 +1,375 @@
+// The public Runtime API without a GPU: a typed error when there is no device, and a
+// compile-only runtime (explicit target) that compiles, caches and refuses exactly
+// like the real one. Inputs are IR strings in this file.
+#include "atoll/atoll.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <unistd.h>
+
+using namespace Atoll;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *Header = R"(
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+)";
+
+std::string withHeader(const std::string &body) { return Header + body; }
+
+const std::string VecAdd = withHeader(R"(
+define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i32 %n) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %in = icmp slt i32 %tid, %n
+  br i1 %in, label %body, label %exit
+body:
+  %i = sext i32 %tid to i64
+  %pa = getelementptr inbounds float, ptr %a, i64 %i
+  %pb = getelementptr inbounds float, ptr %b, i64 %i
+  %pc = getelementptr inbounds float, ptr %c, i64 %i
+  %x = load float, ptr %pa, align 4
+  %y = load float, ptr %pb, align 4
+  %s = fadd float %x, %y
+  store float %s, ptr %pc, align 4
+  br label %exit
+exit:
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+)");
+
+const std::string AsmStore = withHeader(R"(
+define ptx_kernel void @evil(ptr %p) {
+  call void asm sideeffect "st.global.u32 [$0], 1;", "l,~{memory}"(ptr %p)
+  ret void
+}
+)");
+
+const std::string X86 = R"(
+target triple = "x86_64-unknown-linux-gnu"
+define void @f() {
+  ret void
+}
+)";
+
+std::span<const uint8_t> span(const std::string &s) {
+  return {reinterpret_cast<const uint8_t *>(s.data()), s.size()};
+}
+
+RuntimeOptions compileOnly() {
+  RuntimeOptions o;
+  o.compileOnly = true;
+  o.targetArch = "sm_90";
+  return o;
+}
+
+std::unique_ptr<Runtime> makeCompileOnly(RuntimeOptions o = compileOnly()) {
+  auto rt = Runtime::create(o);
+  EXPECT_TRUE(rt) << rt.error().describe();
+  return rt ? std::move(*rt) : nullptr;
+}
+
+/// The PTX entry of k has its tenant parameters plus the hidden ones.
+[[maybe_unused]] bool detail_hasHiddenParams(const std::string &ptx, const KernelInfo &k) {
+  size_t at = ptx.find(".entry " + k.name + "(");
+  if (at == std::string::npos)
+    return false;
+  size_t close = ptx.find(')', at);
+  std::string list = ptx.substr(at, close - at);
+  size_t params = 0;
+  for (size_t p = list.find(".param"); p != std::string::npos; p = list.find(".param", p + 1))
+    ++params;
+  return params == k.params.size() + ATOLL_HIDDEN_PARAM_COUNT;
+}
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           ("atoll-runtime-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+} // namespace
+
+TEST(Runtime, WithoutAGpuCreationIsATypedError) {
+  auto rt = Runtime::create();
+  if (rt)
+    GTEST_SKIP() << "a CUDA device is present (" << (*rt)->device().name << ")";
+  EXPECT_TRUE(rt.error().code() == ErrorCode::NoDriver || rt.error().code() == ErrorCode::NoDevice)
+      << rt.error().describe();
+  EXPECT_EQ(rt.error().message().rfind("no ", 0), 0u) << rt.error().message();
+}
+
+TEST(Runtime, ExplicitTargetWithoutAGpuIsCompileOnly) {
+  RuntimeOptions o;
+  o.targetArch = "sm_90";
+  auto rt = Runtime::create(o);
+  ASSERT_TRUE(rt) << rt.error().describe();
+  if ((*rt)->hasDevice())
+    GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_FALSE((*rt)->device().present);
+  EXPECT_EQ((*rt)->device().targetArch, "sm_90");
+}
+
+TEST(Runtime, CompileOnlyRefusesDeviceOperations) {
+  auto rt = Runtime::create(compileOnly());
+  ASSERT_TRUE(rt) << rt.error().describe();
+  EXPECT_FALSE((*rt)->hasDevice());
+  EXPECT_FALSE((*rt)->lost());
+  auto p = (*rt)->createPipeline();
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().code(), ErrorCode::NoDevice);
+  EXPECT_NE(p.error().message().find("compile-only"), std::string::npos);
+  auto h = (*rt)->allocateHost(4096);
+  ASSERT_FALSE(h);
+  EXPECT_EQ(h.error().code(), ErrorCode::NoDevice);
+}
+
+TEST(Runtime, InvalidOptionsAreRefused) {
+  RuntimeOptions o = compileOnly();
+  o.defaultTimeout = std::chrono::milliseconds(0);
+  auto rt = Runtime::create(o);
+  ASSERT_FALSE(rt);
+  EXPECT_EQ(rt.error().code(), ErrorCode::InvalidArgument);
+}
+
+TEST(Application, CompilesHardenedPtxWithSignatures) {
+  auto rt = makeCompileOnly();
+  auto app = rt->loadApplication(span(VecAdd), {.name = "vector-add"});
+  ASSERT_TRUE(app) << app.error().describe();
+  const Application &a = **app;
+  EXPECT_EQ(a.name(), "vector-add");
+  EXPECT_EQ(a.origin(), Application::Origin::Compiled);
+  EXPECT_FALSE(a.loaded());
+  EXPECT_EQ(a.clamping(), Clamping::MaskBased);
+  ASSERT_EQ(a.kernels().size(), 1u);
+  const KernelInfo &k = a.kernels()[0];
+  EXPECT_EQ(k.name, "vadd");
+  ASSERT_EQ(k.params.size(), 4u); // the hidden parameters are not tenant-visible
+  EXPECT_EQ(k.params[0].kind, ParamKind::Pointer);
+  EXPECT_EQ(k.params[3].kind, ParamKind::Scalar);
+  EXPECT_EQ(k.params[3].size, 4u);
+  EXPECT_FALSE(k.params[3].isFloat);
+  EXPECT_NE(a.ptx().find(".entry vadd("), std::string::npos);
+  EXPECT_NE(a.ptx().find(".target sm_90"), std::string::npos);
+  EXPECT_EQ(a.cacheKey().size(), 64u);
+  auto kernel = a.kernel("vadd");
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->name(), "vadd");
+  EXPECT_EQ(a.findKernel("vadd"), 0);
+  auto missing = a.kernel("vsub");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code(), ErrorCode::NotFound);
+  EXPECT_NE(missing.error().message().find("(it has: vadd)"), std::string::npos);
+}
+
+TEST(Application, DefaultNameIsDerivedFromTheHash) {
+  auto rt = makeCompileOnly();
+  auto app = rt->loadApplication(span(VecAdd));
+  ASSERT_TRUE(app);
+  EXPECT_EQ((*app)->name(), "app-" + (*app)->cacheKey().substr(0, 12));
+}
+
+TEST(Application, SecondLoadComesFromTheMemoryCacheInMicroseconds) {
+  auto rt = makeCompileOnly();
+  auto first = rt->loadApplication(span(VecAdd));
+  ASSERT_TRUE(first);
+  auto t0 = std::chrono::steady_clock::now();
+  auto second = rt->loadApplication(span(VecAdd), {.name = "again"});
+  auto dt = std::chrono::steady_clock::now() - t0;
+  ASSERT_TRUE(second);
+  EXPECT_EQ((*second)->origin(), Application::Origin::MemoryCache);
+  EXPECT_EQ((*second)->cacheKey(), (*first)->cacheKey());
+  EXPECT_EQ(&(*second)->module(), &(*first)->module()) << "one module, shared";
+  EXPECT_EQ((*second)->name(), "again");
+  RuntimeStats s = rt->stats();
+  EXPECT_EQ(s.compilations, 1u);
+  EXPECT_EQ(s.memoryCacheHits, 1u);
+  EXPECT_EQ(s.cachedModules, 1u);
+  auto us = std::chrono::duration_cast<std::chrono::microseconds>(dt).count();
+  std::printf("cached load: %lld us\n", (long long)us);
+  EXPECT_LT(us, 5000) << "a cached load must not run LLVM";
+}
+
+TEST(Application, OptionsThatChangeCodeChangeTheKey) {
+  auto rt = makeCompileOnly();
+  auto mask = rt->loadApplication(span(VecAdd));
+  auto modulo = rt->loadApplication(span(VecAdd), {.clamping = Clamping::ModuloBased});
+  auto o1 = rt->loadApplication(span(VecAdd), {.optLevel = 1});
+  ASSERT_TRUE(mask && modulo && o1);
+  EXPECT_NE((*mask)->cacheKey(), (*modulo)->cacheKey());
+  EXPECT_NE((*mask)->cacheKey(), (*o1)->cacheKey());
+  EXPECT_EQ((*modulo)->clamping(), Clamping::ModuloBased);
+  EXPECT_EQ(rt->stats().compilations, 3u);
+  // Name and timeout do not change the code: same key.
+  auto named = rt->loadApplication(
+      span(VecAdd), {.name = "x", .timeout = std::chrono::milliseconds(5)});
+  ASSERT_TRUE(named);
+  EXPECT_EQ((*named)->cacheKey(), (*mask)->cacheKey());
+  EXPECT_EQ((*named)->timeout(), std::chrono::milliseconds(5));
+}
+
+TEST(Application, BadInputIsATypedErrorNamingTheApplication) {
+  auto rt = makeCompileOnly();
+  std::string garbage("\x01\x02garbage\x00\xff", 12);
+  auto a = rt->loadApplication(span(garbage), {.name = "tenant-x"});
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().code(), ErrorCode::InvalidBitcode);
+  EXPECT_EQ(a.error().message().rfind("application 'tenant-x': ", 0), 0u) << a.error().message();
+  auto empty = rt->loadApplication(nullptr, 0);
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().code(), ErrorCode::InvalidBitcode);
+  auto x86 = rt->loadApplication(span(X86));
+  ASSERT_FALSE(x86);
+  EXPECT_EQ(x86.error().code(), ErrorCode::WrongTarget);
+  auto opt = rt->loadApplication(span(VecAdd), {.optLevel = 9});
+  ASSERT_FALSE(opt);
+  EXPECT_EQ(opt.error().code(), ErrorCode::InvalidArgument);
+  auto file = rt->loadApplicationFile("/nonexistent/app.bc");
+  ASSERT_FALSE(file);
+  EXPECT_EQ(file.error().code(), ErrorCode::IoError);
+}
+
+TEST(Application, RefusalCarriesThePassDiagnosticsAndChangesNothing) {
+  auto rt = makeCompileOnly();
+  auto good = rt->loadApplication(span(VecAdd));
+  ASSERT_TRUE(good);
+  auto bad = rt->loadApplication(span(AsmStore), {.name = "attacker"});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code(), ErrorCode::Refused) << bad.error().describe();
+  EXPECT_NE(bad.error().message().find("application 'attacker'"), std::string::npos);
+  EXPECT_NE(bad.error().detail().find("atoll-mem"), std::string::npos) << bad.error().detail();
+  EXPECT_NE(bad.error().detail().find("evil"), std::string::npos) << bad.error().detail();
+  // Nothing was cached for the refused module; the good one is still there.
+  EXPECT_EQ(rt->stats().cachedModules, 1u);
+  auto again = rt->loadApplication(span(VecAdd));
+  ASSERT_TRUE(again);
+  EXPECT_EQ((*again)->origin(), Application::Origin::MemoryCache);
+}
+
+TEST(Application, LoadsFromAFile) {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  std::string path = (dir.path / "vadd.ll").string();
+  std::ofstream(path) << VecAdd;
+  auto rt = makeCompileOnly();
+  auto app = rt->loadApplicationFile(path);
+  ASSERT_TRUE(app) << app.error().describe();
+  EXPECT_EQ((*app)->kernels().size(), 1u);
+}
+
+TEST(Application, DiskCacheSurvivesTheRuntime) {
+  TempDir dir;
+  RuntimeOptions o = compileOnly();
+  o.ptxCacheDir = (dir.path / "ptx").string();
+  std::string key, ptx;
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app);
+    EXPECT_EQ((*app)->origin(), Application::Origin::Compiled);
+    key = (*app)->cacheKey();
+    ptx = (*app)->ptx();
+    EXPECT_TRUE(fs::exists(fs::path(o.ptxCacheDir) / (key + ".ptxc")));
+  }
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app);
+    EXPECT_EQ((*app)->origin(), Application::Origin::DiskCache);
+    EXPECT_EQ((*app)->ptx(), ptx);
+    EXPECT_EQ((*app)->kernels()[0].params.size(), 4u);
+    EXPECT_EQ(rt->stats().compilations, 0u);
+    EXPECT_EQ(rt->stats().diskCacheHits, 1u);
+  }
+  // A damaged entry is ignored and replaced.
+  std::ofstream(fs::path(o.ptxCacheDir) / (key + ".ptxc"), std::ios::trunc) << "garbage";
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app);
+    EXPECT_EQ((*app)->origin(), Application::Origin::Compiled);
+  }
+}
+
+TEST(Application, ConcurrentLoadsAgree) {
+  auto rt = makeCompileOnly();
+  std::vector<std::thread> ts;
+  std::vector<std::string> keys(8);
+  for (int i = 0; i < 8; ++i)
+    ts.emplace_back([&, i] {
+      auto app = rt->loadApplication(span(VecAdd));
+      ASSERT_TRUE(app) << app.error().describe();
+      keys[i] = (*app)->cacheKey();
+    });
+  for (auto &t : ts)
+    t.join();
+  for (auto &k : keys)
+    EXPECT_EQ(k, keys[0]);
+  EXPECT_EQ(rt->stats().cachedModules, 1u);
+}
+
+TEST(Application, OutlivesItsRuntimeObject) {
+  std::shared_ptr<Application> app;
+  {
+    auto rt = makeCompileOnly();
+    auto a = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(a);
+    app = *a;
+  }
+  EXPECT_EQ(app->kernels()[0].name, "vadd");
+  auto k = app->kernel("vadd");
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->info().params.size(), 4u);
+}
+
+TEST(Clamping, NamesMatchTheAbi) {
+  EXPECT_EQ(to_string(Clamping::MaskBased), ATOLL_MODE_MASK);
+  EXPECT_EQ(to_string(Clamping::ModuloBased), ATOLL_MODE_MODULO);
+}
+
+#ifdef ATOLL_GPU_TEST_BITCODE_DIR
+// The tenant bitcode of the GPU tests goes through the same toolchain here, so that
+// a hardening refusal shows up without a GPU: everything is accepted except the
+// module that must be refused.
+TEST(Application, GpuTestKernelsCompileWithoutAGpu) {
+  auto rt = makeCompileOnly();
+  auto path = [](const char *f) { return std::string(ATOLL_GPU_TEST_BITCODE_DIR) + "/" + f; };
+  for (const char *f : {"runtime_kernels.bc", "math_kernels.bc", "math_prelinked.bc"}) {
+    for (Clamping mode : {Clamping::MaskBased, Clamping::ModuloBased}) {
+      auto app = rt->loadApplicationFile(path(f), {.clamping = mode});
+      ASSERT_TRUE(app) << f << ": " << app.error().describe();
+      for (const KernelInfo &k : (*app)->kernels())
+        EXPECT_TRUE(detail_hasHiddenParams((*app)->ptx(), k)) << f << " " << k.name;
+    }
+  }
+  auto kernels = rt->loadApplicationFile(path("runtime_kernels.bc"));
+  ASSERT_TRUE(kernels);
+  for (const char *name : {"vadd", "fill_u32", "spin", "reverse_blocks", "affine"})
+    EXPECT_GE((*kernels)->findKernel(name), 0) << name;
+  auto affine = (*kernels)->kernel("affine");
+  ASSERT_TRUE(affine);
+  EXPECT_EQ(affine->info().params[0].kind, ParamKind::ByVal);
+  EXPECT_EQ(affine->info().params[0].size, 12u);
+  auto math = rt->loadApplicationFile(path("math_kernels.bc"));
+  ASSERT_TRUE(math);
+  EXPECT_EQ((*math)->ptx().find("__nv_"), std::string::npos) << "libdevice was not linked";
+  auto refused = rt->loadApplicationFile(path("refused_kernels.bc"));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code(), ErrorCode::Refused) << refused.error().describe();
+}
+#endif
