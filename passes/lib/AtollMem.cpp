@@ -254,11 +254,22 @@ bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Op
   }
   if (N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
       N.starts_with("llvm.nvvm.stmatrix.sync.aligned.m8n8.")) {
-    // Each thread names one 16-byte row (8 x b16) of a matrix in shared memory.
+    // Each thread names one 16-byte row (8 x b16) of a matrix in shared memory
+    // (a generic or shared pointer; NVPTX selects no other overload).
+    unsigned AS = II->getArgOperand(0)->getType()->getPointerAddressSpace();
+    if (AS != ASGeneric && AS != ASShared)
+      return false;
     Ops.push_back({0, Const(16), Align(16), N.contains("stmatrix")});
     return true;
   }
   return false;
+}
+
+/// ldmatrix/stmatrix m8n8: one 16-byte row per thread, in shared memory.
+static bool isMatrixShared(const IntrinsicInst &II) {
+  StringRef N = II.getCalledFunction()->getName();
+  return N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
+         N.starts_with("llvm.nvvm.stmatrix.sync.aligned.m8n8.");
 }
 
 /// Where the memory operand Op of I may point.
@@ -276,6 +287,13 @@ PointerOrigin KernelHardener::originOf(Instruction &I, const MemOperand &Op) con
       O.Object = nullptr;
       break;
     default:
+      // ldmatrix/stmatrix address shared memory only (a generic operand must fall
+      // in the shared window): whatever else the pointer may be, it is confined to
+      // the shared window, so that it cannot name global or local memory.
+      if (isMatrixShared(*II) && O.Space != StateSpace::Shared) {
+        O.Space = StateSpace::Shared;
+        O.Object = nullptr;
+      }
       break;
     }
   return O;
@@ -462,6 +480,22 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
   std::string Original = instructionText(&I); // reported as the tenant wrote it
   IRBuilder<> B(&I);
   Type *I64 = B.getInt64Ty();
+  // cp.async ...{4,8,16}.s: the source size operand (bytes read, the rest of the
+  // destination zero-filled) must not exceed the copy size; PTX leaves a larger
+  // one undefined, so it is cut to the copy size.
+  if (auto *II = dyn_cast<IntrinsicInst>(&I);
+      II && II->getCalledFunction()->getName().starts_with("llvm.nvvm.cp.async.") &&
+      II->arg_size() == 3 && II->getArgOperand(2)->getType()->isIntegerTy() && !Ops.empty()) {
+    Value *SrcSize = II->getArgOperand(2);
+    uint64_t CpSize = cast<ConstantInt>(Ops[0].Size)->getZExtValue();
+    if (auto *CS = dyn_cast<ConstantInt>(SrcSize))
+      SrcSize = ConstantInt::get(CS->getType(), std::min(CS->getValue().getLimitedValue(), CpSize));
+    else
+      SrcSize = B.CreateBinaryIntrinsic(Intrinsic::umin, SrcSize,
+                                        ConstantInt::get(SrcSize->getType(), CpSize), nullptr,
+                                        "atoll.src.size");
+    II->setArgOperand(2, SrcSize);
+  }
   // A memcpy/memset length is first cut to the smallest window involved: every
   // run-time length, and every constant one that might not fit a window (longer
   // than MaxAccessBytes, which every arena and shared window holds, or than a

@@ -1,0 +1,87 @@
+; cp.async (4, 8, 16 bytes; .ca and .cg; with and without the src-size operand):
+; the shared destination is confined into its static object or the shared window,
+; the global source into the arena, each to the copy's size and alignment.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tile = internal addrspace(3) global [256 x i8] undef, align 16
+@dyn = external addrspace(3) global [0 x i8], align 16
+
+define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
+  %d4 = getelementptr i8, ptr addrspace(3) @tile, i64 %i
+  %s4 = getelementptr i8, ptr addrspace(1) %src, i64 %i
+  call void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3) %d4, ptr addrspace(1) %s4)
+  call void @llvm.nvvm.cp.async.ca.shared.global.8.s(ptr addrspace(3) %d4, ptr addrspace(1) %s4, i32 4)
+  %d16 = getelementptr i8, ptr addrspace(3) @dyn, i64 %i
+  call void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3) %d16, ptr addrspace(1) %s4)
+  call void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3) %d16, ptr addrspace(1) %src, i32 %n)
+  call void @llvm.nvvm.cp.async.ca.shared.global.4.s(ptr addrspace(3) %d4, ptr addrspace(1) %src, i32 100)
+  call void @llvm.nvvm.cp.async.commit.group()
+  call void @llvm.nvvm.cp.async.wait.all()
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @stage(
+; CHECK:         %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
+; CHECK:         %atoll.smem.bytes = zext i32 {{%.*}} to i64
+; CHECK-NEXT:    [[SLIM:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 16
+; CHECK:       atoll.body:
+; 4 bytes into the 256-byte object (offset <= 252, 4-aligned) from the arena.
+; CHECK:         [[D0:%.*]] = ptrtoint ptr addrspace(3) %d4 to i64
+; CHECK-NEXT:    [[DO0:%.*]] = sub i64 [[D0]], ptrtoint (ptr addrspace(3) @tile to i64)
+; CHECK-NEXT:    [[DC0:%.*]] = call i64 @llvm.umin.i64(i64 [[DO0]], i64 252)
+; CHECK-NEXT:    [[DA0:%.*]] = and i64 [[DC0]], -4
+; CHECK-NEXT:    [[DP0:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[DA0]]
+; CHECK-NEXT:    [[S0:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
+; CHECK-NEXT:    [[SO0:%.*]] = and i64 [[S0]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[SA0:%.*]] = or i64 [[SO0]], %__atoll_arena_base
+; CHECK-NEXT:    [[SP0:%.*]] = inttoptr i64 [[SA0]] to ptr addrspace(1)
+; CHECK-NEXT:    call void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3) [[DP0]], ptr addrspace(1) [[SP0]])
+; 8 bytes: offset <= 248, 8-aligned; the constant src-size 4 is kept.
+; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 248)
+; CHECK-NEXT:    and i64 {{%.*}}, -8
+; CHECK:         and i64 {{%.*}}, %atoll.arena.mask.a8
+; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.8.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 4)
+; 16 bytes into the dynamic window: lo + umin(p - lo, bytes - 16) & -16.
+; CHECK:         [[D2:%.*]] = ptrtoint ptr addrspace(3) %d16 to i64
+; CHECK-NEXT:    [[DO2:%.*]] = sub i64 [[D2]], %atoll.smem.lo
+; CHECK-NEXT:    [[DC2:%.*]] = call i64 @llvm.umin.i64(i64 [[DO2]], i64 [[SLIM]])
+; CHECK-NEXT:    [[DA2:%.*]] = and i64 [[DC2]], -16
+; CHECK-NEXT:    [[DS2:%.*]] = add i64 %atoll.smem.lo, [[DA2]]
+; CHECK-NEXT:    [[DP2:%.*]] = inttoptr i64 [[DS2]] to ptr addrspace(3)
+; CHECK-NEXT:    [[S2:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
+; CHECK-NEXT:    [[SO2:%.*]] = and i64 [[S2]], %atoll.arena.mask.a16
+; CHECK-NEXT:    [[SA2:%.*]] = or i64 [[SO2]], %__atoll_arena_base
+; CHECK-NEXT:    [[SP2:%.*]] = inttoptr i64 [[SA2]] to ptr addrspace(1)
+; CHECK-NEXT:    call void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3) [[DP2]], ptr addrspace(1) [[SP2]])
+; A run-time src-size: umin with 16.
+; CHECK-NEXT:    [[N:%atoll.src.size[0-9]*]] = call i32 @llvm.umin.i32(i32 %n, i32 16)
+; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 [[N]])
+; A constant src-size of 100 on a 4-byte copy becomes 4.
+; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.4.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 4)
+; CHECK-NEXT:    call void @llvm.nvvm.cp.async.commit.group()
+; CHECK-NEXT:    call void @llvm.nvvm.cp.async.wait.all()
+
+; MOD-LABEL: define ptx_kernel void @stage(
+; MOD:         call i64 @llvm.umin.i64(i64 %atoll.obj.off, i64 252)
+; MOD:         [[R:%.*]] = urem i64 {{%.*}}, %__atoll_arena_size
+; MOD-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[R]], i64 %atoll.lim)
+; MOD-NEXT:    [[AL:%.*]] = and i64 [[C]], -4
+; MOD-NEXT:    [[A:%.*]] = add i64 %__atoll_arena_base, [[AL]]
+; MOD-NEXT:    [[G:%.*]] = inttoptr i64 [[A]] to ptr addrspace(1)
+; MOD-NEXT:    call void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3) {{%.*}}, ptr addrspace(1) [[G]])
+
+; PTX-LABEL: .entry stage(
+; PTX:         or.b64 [[S0:%rd[0-9]+]],
+; PTX-NEXT:    cp.async.ca.shared.global [{{%rd[0-9]+}}], {{\[}}[[S0]]{{\]}}, 4;
+; PTX:         or.b64 [[S1:%rd[0-9]+]],
+; PTX-NEXT:    cp.async.ca.shared.global [{{%rd[0-9]+}}], {{\[}}[[S1]]{{\]}}, 8, 4;
+; PTX:         cp.async.cg.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16;
+; PTX:         min.u32 [[N:%r[0-9]+]], {{%r[0-9]+}}, 16;
+; PTX:         cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 16, [[N]];
+; PTX:         cp.async.ca.shared.global [{{%rd[0-9]+}}], [{{%rd[0-9]+}}], 4, 4;

@@ -1,0 +1,54 @@
+; cmpxchg on global memory: the pointer is confined (size of the compared value,
+; the instruction's alignment); the pair result is unchanged.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefix=MASK
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
+  %slot = getelementptr i32, ptr %l, i64 %i
+  %r = cmpxchg ptr %slot, i32 0, i32 1 acquire monotonic, align 4
+  %ok = extractvalue { i32, i1 } %r, 1
+  %r64 = cmpxchg weak ptr addrspace(1) %w, i64 %i, i64 0 seq_cst seq_cst, align 8
+  ret void
+}
+
+; MASK-LABEL: define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; MASK:         %slot = getelementptr i32, ptr %l, i64 %i
+; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %slot to i64
+; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
+; MASK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
+; MASK-NEXT:    %r = cmpxchg ptr [[X0]], i32 0, i32 1 acquire monotonic, align 4
+; MASK-NEXT:    %ok = extractvalue { i32, i1 } %r, 1
+; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %w to i64
+; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
+; MASK-NEXT:    %r64 = cmpxchg weak ptr addrspace(1) [[G1]], i64 %i, i64 0 seq_cst seq_cst, align 8
+
+; MOD-LABEL: define ptx_kernel void @lock(
+; MOD:         [[P0:%.*]] = ptrtoint ptr %slot to i64
+; MOD-NEXT:    [[R0:%.*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[M0:%.*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 %atoll.lim)
+; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
+; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
+; MOD-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
+; MOD-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
+; MOD-NEXT:    %r = cmpxchg ptr [[X0]], i32 0, i32 1 acquire monotonic, align 4
+; MOD:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim2)
+; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -8
+; MOD-NEXT:    [[A1:%.*]] = add i64 %__atoll_arena_base, [[AL1]]
+; MOD-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
+; MOD-NEXT:    %r64 = cmpxchg weak ptr addrspace(1) [[G1]], i64 %i, i64 0 seq_cst seq_cst, align 8
+
+; PTX-LABEL: .entry lock(
+; PTX:         or.b64 [[A0:%rd[0-9]+]],
+; PTX-NEXT:    atom.acquire.sys.global.cas.b32 {{%r[0-9]+}}, {{\[}}[[A0]]{{\]}}, 0, 1;
+; PTX:         or.b64 [[A1:%rd[0-9]+]],
+; PTX:         atom.acquire.sys.global.cas.b64 {{%rd[0-9]+}}, {{\[}}[[A1]]{{\]}},

@@ -1,0 +1,97 @@
+; Vector and wide accesses: the alignment the instruction declares decides the mask,
+; and an access wider than its alignment is additionally clamped (umin) so that its
+; last byte stays inside the arena; align 16 <4 x float> needs no clamp.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefix=MASK
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
+  %a = getelementptr <4 x float>, ptr %p, i64 %i
+  %v16 = load <4 x float>, ptr %a, align 16
+  %b = getelementptr float, ptr %q, i64 %i
+  %v4 = load <4 x float>, ptr %b, align 4
+  %s = fadd <4 x float> %v16, %v4
+  %c = getelementptr i8, ptr %q, i64 %i
+  store <4 x float> %s, ptr %c, align 1
+  %d = getelementptr i8, ptr %p, i64 %i
+  store <2 x double> zeroinitializer, ptr %d, align 8
+  ret void
+}
+
+; The entry block computes, per alignment, the masked mask and, per access wider
+; than its alignment, the limit (size - S) & ~(A-1).
+; MASK-LABEL: define ptx_kernel void @vec(
+; MASK-NEXT:    %atoll.arena.mask = sub i64 %__atoll_arena_size, 1
+; MASK-NEXT:    %atoll.arena.mask.a16 = and i64 %atoll.arena.mask, -16
+; MASK-NEXT:    %atoll.arena.mask.a4 = and i64 %atoll.arena.mask, -4
+; MASK-NEXT:    [[S4:%.*]] = sub i64 %__atoll_arena_size, 16
+; MASK-NEXT:    [[LIM4:%.*]] = and i64 [[S4]], -4
+; MASK-NEXT:    [[LIM1:%.*]] = sub i64 %__atoll_arena_size, 16
+; MASK-NEXT:    %atoll.arena.mask.a8 = and i64 %atoll.arena.mask, -8
+; MASK-NEXT:    [[S8:%.*]] = sub i64 %__atoll_arena_size, 16
+; MASK-NEXT:    [[LIM8:%.*]] = and i64 [[S8]], -8
+; MASK-NEXT:    br label %atoll.body
+; align 16, 16 bytes: mask only.
+; MASK:         [[P0:%.*]] = ptrtoint ptr %a to i64
+; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a16
+; MASK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
+; MASK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
+; MASK-NEXT:    %v16 = load <4 x float>, ptr [[X0]], align 16
+; align 4, 16 bytes: mask, then umin with (size - 16) & -4.
+; MASK:         [[P1:%.*]] = ptrtoint ptr %b to i64
+; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM4]])
+; MASK-NEXT:    [[A1:%.*]] = or i64 [[C1]], %__atoll_arena_base
+; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
+; MASK-NEXT:    [[X1:%.*]] = addrspacecast ptr addrspace(1) [[G1]] to ptr
+; MASK-NEXT:    %v4 = load <4 x float>, ptr [[X1]], align 4
+; align 1: the plain mask (no low bits cleared), then umin with size - 16.
+; MASK:         [[P2:%.*]] = ptrtoint ptr %c to i64
+; MASK-NEXT:    [[O2:%.*]] = and i64 [[P2]], %atoll.arena.mask{{$}}
+; MASK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 [[LIM1]])
+; MASK-NEXT:    [[A2:%.*]] = or i64 [[C2]], %__atoll_arena_base
+; MASK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
+; MASK-NEXT:    [[X2:%.*]] = addrspacecast ptr addrspace(1) [[G2]] to ptr
+; MASK-NEXT:    store <4 x float> %s, ptr [[X2]], align 1
+; align 8, 16 bytes.
+; MASK:         [[P3:%.*]] = ptrtoint ptr %d to i64
+; MASK-NEXT:    [[O3:%.*]] = and i64 [[P3]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[C3:%.*]] = call i64 @llvm.umin.i64(i64 [[O3]], i64 [[LIM8]])
+; MASK-NEXT:    [[A3:%.*]] = or i64 [[C3]], %__atoll_arena_base
+; MASK-NEXT:    [[G3:%.*]] = inttoptr i64 [[A3]] to ptr addrspace(1)
+; MASK-NEXT:    [[X3:%.*]] = addrspacecast ptr addrspace(1) [[G3]] to ptr
+; MASK-NEXT:    store <2 x double> zeroinitializer, ptr [[X3]], align 8
+
+; Modulo: limit size - 16 for every 16-byte access, low bits cleared per alignment
+; (none for align 1).
+; MOD-LABEL: define ptx_kernel void @vec(
+; MOD-NEXT:    %atoll.lim = sub i64 %__atoll_arena_size, 16
+; MOD:         [[C0:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim)
+; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -16
+; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
+; MOD:         %v16 = load <4 x float>
+; MOD:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim2)
+; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -4
+; MOD-NEXT:    [[A1:%.*]] = add i64 %__atoll_arena_base, [[AL1]]
+; MOD:         %v4 = load <4 x float>
+; MOD:         [[C2:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim7)
+; MOD-NEXT:    [[A2:%.*]] = add i64 %__atoll_arena_base, [[C2]]
+; MOD:         store <4 x float> %s
+; MOD:         [[C3:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim11)
+; MOD-NEXT:    [[AL3:%.*]] = and i64 [[C3]], -8
+; MOD-NEXT:    [[A3:%.*]] = add i64 %__atoll_arena_base, [[AL3]]
+; MOD:         store <2 x double> zeroinitializer
+
+; The align-16 vector load stays one ld.global.v4; the under-aligned ones are split
+; by the backend but all their bytes come from the clamped base.
+; PTX-LABEL: .entry vec(
+; PTX:         or.b64 [[A0:%rd[0-9]+]],
+; PTX-NEXT:    ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, {{\[}}[[A0]]{{\]}};
+; PTX:         min.u64 [[C1:%rd[0-9]+]],
+; PTX-NEXT:    or.b64 [[A1:%rd[0-9]+]], [[C1]],
+; PTX-NEXT:    ld.global.b32 {{%r[0-9]+}}, {{\[}}[[A1]]+8{{\]}};

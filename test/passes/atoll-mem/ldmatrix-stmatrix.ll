@@ -1,0 +1,62 @@
+; ldmatrix/stmatrix m8n8: each thread names one 16-byte row in shared memory. A
+; row in a static shared object is confined into it; any other operand, even a
+; generic kernel pointer (global), is confined into the shared window, since
+; ldmatrix on a non-shared address faults. Refused: an addrspace(1) overload.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@a = internal addrspace(3) global [128 x i16] undef, align 16
+
+define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
+  %r = getelementptr [8 x i16], ptr addrspace(3) @a, i64 %row
+  %f = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) %r)
+  %f0 = extractvalue { i32, i32, i32, i32 } %f, 0
+  %g = call i32 @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p0(ptr %p)
+  call void @llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16.p3(ptr addrspace(3) %r, i32 %g)
+  %s = add i32 %f0, %g
+  store i32 %s, ptr %out, align 4
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @mma_tiles(
+; CHECK:         %atoll.smem.lim = sub i64 %atoll.smem.bytes, 16
+; CHECK:       atoll.body:
+; A row of the 256-byte object: offset <= 240, 16-aligned.
+; CHECK-NEXT:    %r = getelementptr [8 x i16], ptr addrspace(3) @a, i64 %row
+; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(3) %r to i64
+; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], ptrtoint (ptr addrspace(3) @a to i64)
+; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 240)
+; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -16
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[A0]]
+; CHECK-NEXT:    %f = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) [[P0]])
+; The generic kernel pointer: into the shared window, not the arena.
+; CHECK-NEXT:    %f0 = extractvalue
+; CHECK-NEXT:    [[S1:%.*]] = addrspacecast ptr %p to ptr addrspace(3)
+; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(3) [[S1]] to i64
+; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], %atoll.smem.lo
+; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 %atoll.smem.lim)
+; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -16
+; CHECK-NEXT:    [[W1:%.*]] = add i64 %atoll.smem.lo, [[A1]]
+; CHECK-NEXT:    [[SP1:%.*]] = inttoptr i64 [[W1]] to ptr addrspace(3)
+; CHECK-NEXT:    [[G1:%.*]] = addrspacecast ptr addrspace(3) [[SP1]] to ptr
+; CHECK-NEXT:    %g = call i32 @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p0(ptr [[G1]])
+; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %r to i64
+; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], ptrtoint (ptr addrspace(3) @a to i64)
+; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 240)
+; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -16
+; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[A2]]
+; CHECK-NEXT:    call void @llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16.p3(ptr addrspace(3) [[P2]], i32 %g)
+
+; PTX-LABEL: .entry mma_tiles(
+; PTX:         min.u64 [[C0:%rd[0-9]+]], {{%rd[0-9]+}}, 240;
+; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], {{%rd[0-9]+}}, [[C0]];
+; PTX-NEXT:    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{.*}}, {{\[}}[[A0]]{{\]}};
+; PTX:         and.b64 [[A1:%rd[0-9]+]], {{%rd[0-9]+}}, -16;
+; PTX-NEXT:    add.s64 [[W1:%rd[0-9]+]], {{%rd[0-9]+}}, [[A1]];
+; PTX-NEXT:    cvta.shared.u64 [[G1:%rd[0-9]+]], [[W1]];
+; PTX-NEXT:    ldmatrix.sync.aligned.m8n8.x1.trans.b16 {{.*}}, {{\[}}[[G1]]{{\]}};
+; PTX-NEXT:    stmatrix.sync.aligned.m8n8.x1.shared.b16 {{\[}}[[A0]]{{\]}},

@@ -1,0 +1,68 @@
+; llvm.nvvm.ldu.global.*: ldu reads the global state space, so its operand is
+; always confined to the arena, even when it was computed from a stack or shared
+; address (ldu on those would fault); its alignment is at least its size (one
+; ldu instruction needs a naturally aligned address whatever the operand says).
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
+  %a = getelementptr float, ptr %p, i64 %i
+  %v = call float @llvm.nvvm.ldu.global.f.f32.p0(ptr %a, i32 4)
+  %w = call <2 x i64> @llvm.nvvm.ldu.global.i.v2i64.p1(ptr addrspace(1) %q, i32 1)
+  %stack = alloca [4 x i32], align 4
+  %s = getelementptr i32, ptr %stack, i64 %i
+  %x = call i32 @llvm.nvvm.ldu.global.i.i32.p0(ptr %s, i32 4)
+  store float %v, ptr %out, align 4
+  %wx = extractelement <2 x i64> %w, i32 1
+  %wy = trunc i64 %wx to i32
+  %sum = add i32 %wy, %x
+  store i32 %sum, ptr %out, align 4
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @ldu(
+; CHECK:         %a = getelementptr float, ptr %p, i64 %i
+; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
+; CHECK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; CHECK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
+; CHECK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
+; CHECK-NEXT:    %v = call float @llvm.nvvm.ldu.global.f.f32.p0(ptr [[X0]], i32 4)
+; align 1 on a 16-byte ldu: confined as 16-aligned.
+; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %q to i64
+; CHECK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a16
+; CHECK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; CHECK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
+; CHECK-NEXT:    %w = call <2 x i64> @llvm.nvvm.ldu.global.i.v2i64.p1(ptr addrspace(1) [[G1]], i32 1)
+; A stack address given to ldu: confined to the arena, not to the stack object.
+; CHECK-NEXT:    %s = getelementptr i32, ptr %stack, i64 %i
+; CHECK-NEXT:    [[P2:%.*]] = ptrtoint ptr %s to i64
+; CHECK-NEXT:    [[O2:%.*]] = and i64 [[P2]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[A2:%.*]] = or i64 [[O2]], %__atoll_arena_base
+; CHECK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
+; CHECK-NEXT:    [[X2:%.*]] = addrspacecast ptr addrspace(1) [[G2]] to ptr
+; CHECK-NEXT:    %x = call i32 @llvm.nvvm.ldu.global.i.i32.p0(ptr [[X2]], i32 4)
+
+; MOD-LABEL: define ptx_kernel void @ldu(
+; MOD:         [[C0:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim)
+; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
+; MOD:         %v = call float @llvm.nvvm.ldu.global.f.f32.p0(
+; MOD:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim2)
+; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -16
+; MOD:         %w = call <2 x i64> @llvm.nvvm.ldu.global.i.v2i64.p1(
+
+; PTX-LABEL: .entry ldu(
+; PTX:         or.b64 [[A0:%rd[0-9]+]],
+; PTX-NEXT:    cvta.global.u64 [[X0:%rd[0-9]+]], [[A0]];
+; PTX-NEXT:    ldu.global.b32 {{%r[0-9]+}}, {{\[}}[[X0]]{{\]}};
+; PTX:         or.b64 [[A1:%rd[0-9]+]],
+; PTX-NEXT:    ldu.global.v2.b64 {{.*}}, {{\[}}[[A1]]{{\]}};
+; PTX:         or.b64 [[A2:%rd[0-9]+]],
+; PTX-NEXT:    cvta.global.u64 [[X2:%rd[0-9]+]], [[A2]];
+; PTX-NEXT:    ldu.global.b32 {{%r[0-9]+}}, {{\[}}[[X2]]{{\]}};
