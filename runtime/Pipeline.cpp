@@ -171,12 +171,13 @@ void PipelineImpl::finishBatch(uint64_t upTo) {
   wedged = false;
   if (completed != enqueued)
     return;
-  if (startRecorded) {
+  if (startRecorded && endRecordedAt == enqueued) {
     float ms = 0;
     if (state->api->cuEventElapsedTime(&ms, startEvent, endEvent) == CUDA_SUCCESS && ms > 0)
       counters.gpuTime += std::chrono::nanoseconds(int64_t(double(ms) * 1e6));
-    startRecorded = false;
   }
+  startRecorded = false;
+  endRecordedAt = ~uint64_t(0);
   batchModules.clear();
   batchAppTimeout = std::chrono::milliseconds(0);
 }
@@ -187,10 +188,12 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
   if (enqueued == completed && !wedged)
     return {};
   const uint64_t target = enqueued;
-  if (gpuTiming && startRecorded) {
-    // The end of the batch: everything enqueued so far.
+  if (gpuTiming && startRecorded && endRecordedAt != enqueued) {
+    // The end of the batch: after everything enqueued so far. (After a timeout with
+    // no new work, the earlier record still marks the end of the slow work.)
     if (CUresult r = state->api->cuEventRecord(endEvent, stream); r != CUDA_SUCCESS)
       return named(state->fail(r, "recording a timing event"));
+    endRecordedAt = enqueued;
   }
   const auto timeout = effectiveTimeout();
   const auto begin = std::chrono::steady_clock::now();

@@ -40,6 +40,7 @@ public:
   bool startRecorded = false;
   uint64_t enqueued = 0;  // operations enqueued so far
   uint64_t completed = 0; // all operations up to this one are known complete
+  uint64_t endRecordedAt = ~uint64_t(0); // `enqueued` when endEvent was last recorded
   std::chrono::milliseconds batchAppTimeout{0};
   std::vector<std::shared_ptr<const LoadedModule>> batchModules; // pinned until complete
   PipelineStats counters;

@@ -144,7 +144,8 @@ TEST_F(RuntimeGpu, LibdeviceMathMatchesTheCpu) {
     ASSERT_TRUE(p->copyToHost(l, L));
     ASSERT_TRUE(p->copyToHost(q, Q));
     auto close = [](float got, double ref) {
-      // libdevice: sinf/expf/logf within 2 ulp, sqrtf correctly rounded.
+      // libdevice: sinf/expf/logf within 2 ulp; sqrtf within 1 ulp (it may be the
+      // approximate instruction, depending on NVVMReflect's __CUDA_PREC_SQRT).
       double tol = 4.0 * std::numeric_limits<float>::epsilon() * std::max(1.0, std::fabs(ref));
       return std::fabs(double(got) - ref) <= tol;
     };
@@ -152,7 +153,7 @@ TEST_F(RuntimeGpu, LibdeviceMathMatchesTheCpu) {
     for (int i = 0; i < n && bad < 10; ++i) {
       double v = x[i];
       if (!close(s[i], std::sin(v)) || !close(e[i], std::exp(v)) || !close(l[i], std::log(v)) ||
-          q[i] != float(std::sqrt(v))) {
+          !close(q[i], std::sqrt(v))) {
         ADD_FAILURE() << "x=" << v << " sin " << s[i] << " vs " << std::sin(v) << ", exp " << e[i]
                       << " vs " << std::exp(v) << ", log " << l[i] << " vs " << std::log(v)
                       << ", sqrt " << q[i] << " vs " << std::sqrt(v);
