@@ -429,6 +429,17 @@ bool KernelHardener::checkCall(CallBase &CB) {
 }
 
 bool KernelHardener::analyze() {
+  // Tenant arguments are buffers of the arena. A pointer parameter typed in another
+  // space cannot be confined the way the runtime fills it (and the driver's JIT
+  // rejects `.ptr .shared` kernel parameters outright, measured on driver 580).
+  for (Argument &A : Fn->args())
+    if (auto *PT = dyn_cast<PointerType>(A.getType()); PT && !A.hasByValAttr() &&
+                                                       PT->getAddressSpace() != ASGeneric &&
+                                                       PT->getAddressSpace() != ASGlobal)
+      refuse(nullptr, StateSpace::Unknown, AccessKind::Load,
+             "kernel parameter " + Twine(A.getArgNo()) + " is a pointer into address space " +
+                 Twine(PT->getAddressSpace()) +
+                 " (kernel pointer parameters must be generic or global)");
   for (Instruction &I : instructions(*Fn)) {
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
       if (!AI->isStaticAlloca() && !isa<ConstantInt>(AI->getArraySize()))
