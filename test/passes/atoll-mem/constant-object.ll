@@ -1,0 +1,60 @@
+; __constant__ tables (addrspace(4) globals) are known objects: a run-time index
+; is confined into the table (in constant space, or through a generic pointer);
+; the same in both modes.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tab = addrspace(4) externally_initialized constant [16 x float] zeroinitializer, align 4
+@wide = internal addrspace(4) externally_initialized constant [4 x <4 x i32>] zeroinitializer, align 16
+
+define ptx_kernel void @lookup(i64 %i, ptr %out) {
+  %p = getelementptr float, ptr addrspace(4) @tab, i64 %i
+  %v = load float, ptr addrspace(4) %p, align 4
+  %g = addrspacecast ptr addrspace(4) @tab to ptr
+  %q = getelementptr float, ptr %g, i64 %i
+  %w = load float, ptr %q, align 4
+  %r = getelementptr <4 x i32>, ptr addrspace(4) @wide, i64 %i
+  %x = load <4 x i32>, ptr addrspace(4) %r, align 16
+  %s = fadd float %v, %w
+  store float %s, ptr %out, align 4
+  store <4 x i32> %x, ptr %out, align 16
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @lookup(
+; CHECK:       atoll.body:
+; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(4) @tab, i64 %i
+; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(4) %p to i64
+; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], ptrtoint (ptr addrspace(4) @tab to i64)
+; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 60)
+; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(4) @tab, i64 [[A0]]
+; CHECK-NEXT:    %v = load float, ptr addrspace(4) [[P0]], align 4
+; CHECK-NEXT:    %g = addrspacecast ptr addrspace(4) @tab to ptr
+; CHECK-NEXT:    %q = getelementptr float, ptr %g, i64 %i
+; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr %q to i64
+; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], ptrtoint (ptr addrspacecast (ptr addrspace(4) @tab to ptr) to i64)
+; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 60)
+; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -4
+; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @tab to ptr), i64 [[A1]]
+; CHECK-NEXT:    %w = load float, ptr [[P1]], align 4
+; 16 bytes of the 64-byte @wide: offset <= 48, 16-aligned.
+; CHECK-NEXT:    %r = getelementptr <4 x i32>, ptr addrspace(4) @wide, i64 %i
+; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(4) %r to i64
+; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], ptrtoint (ptr addrspace(4) @wide to i64)
+; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 48)
+; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -16
+; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(4) @wide, i64 [[A2]]
+; CHECK-NEXT:    %x = load <4 x i32>, ptr addrspace(4) [[P2]], align 16
+
+; PTX-LABEL: .entry lookup(
+; PTX:         mov.b64 [[TAB:%rd[0-9]+]], tab;
+; PTX-NEXT:    min.u64 [[C0:%rd[0-9]+]], {{%rd[0-9]+}}, 60;
+; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[TAB]], [[C0]];
+; PTX-NEXT:    ld.const.b32 {{%r[0-9]+}}, {{\[}}[[A0]]{{\]}};
+; PTX:         min.u64 [[C2:%rd[0-9]+]], {{%rd[0-9]+}}, 48;
+; PTX:         ld.const.v4.b32 {{.*}}, [{{%rd[0-9]+}}];

@@ -1,0 +1,51 @@
+; Forged pointers: int-to-ptr in the generic space has an unknown state space (run-
+; time space test); in addrspace(1) it is a global address (arena); an odd
+; constant address used for an aligned access gets its low bits cleared, so it can
+; never raise a misaligned-address fault.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @forge(i64 %addr, ptr %out) {
+  %p = inttoptr i64 %addr to ptr
+  %v = load i32, ptr %p, align 4
+  %g = inttoptr i64 %addr to ptr addrspace(1)
+  %w = load i64, ptr addrspace(1) %g, align 8
+  %odd = load <2 x i32>, ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)), align 8
+  %x = extractelement <2 x i32> %odd, i32 0
+  %s = add i32 %v, %x
+  store i32 %s, ptr %out, align 4
+  store i64 %w, ptr %out, align 8
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @forge(
+; CHECK:       atoll.body:
+; CHECK-NEXT:    %p = inttoptr i64 %addr to ptr
+; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; CHECK:         [[SEL:%.*]] = select i1 [[IS]], ptr {{%.*}}, ptr {{%.*}}
+; CHECK-NEXT:    %v = load i32, ptr [[SEL]], align 4
+; CHECK-NEXT:    %g = inttoptr i64 %addr to ptr addrspace(1)
+; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(1) %g to i64
+; CHECK-NEXT:    [[O1:%.*]] = and i64 [[R1]], %atoll.arena.mask.a8
+; CHECK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; CHECK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
+; CHECK-NEXT:    %w = load i64, ptr addrspace(1) [[G1]], align 8
+; The constant 7 is masked with (size-1) & -8: the result is 8-aligned.
+; CHECK-NEXT:    [[O2:%.*]] = and i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64), %atoll.arena.mask.a8
+; CHECK-NEXT:    [[A2:%.*]] = or i64 [[O2]], %__atoll_arena_base
+; CHECK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
+; CHECK-NEXT:    %odd = load <2 x i32>, ptr addrspace(1) [[G2]], align 8
+
+; MOD-LABEL: define ptx_kernel void @forge(
+; MOD:         [[D2:%.*]] = sub i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64), %__atoll_arena_base
+; MOD-NEXT:    [[M2:%.*]] = urem i64 [[D2]], %__atoll_arena_size
+; MOD-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[M2]], i64 %atoll.lim{{[0-9]*}})
+; MOD-NEXT:    [[AL2:%.*]] = and i64 [[C2]], -8
+; MOD-NEXT:    [[A2:%.*]] = add i64 %__atoll_arena_base, [[AL2]]
+; MOD-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
+; MOD-NEXT:    %odd = load <2 x i32>, ptr addrspace(1) [[G2]], align 8

@@ -1,0 +1,77 @@
+; extern __shared__ (dynamic shared memory, sized at launch) and shared pointers
+; whose object is unknown (a generic kernel pointer cast to addrspace(3)) are confined into
+; the CTA's user shared window [lo, lo + bytes):
+;   lo = %reserved_smem_offset_cap, bytes = %total_smem_size,
+;   addr = lo + (umin(p - lo, bytes - S) & ~(A-1)),
+; with lo, bytes and each bytes - S computed once in the entry block. The pad
+; __atoll_smem_pad (256 bytes) keeps bytes >= S.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@dyn = external addrspace(3) global [0 x float], align 16
+
+define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
+  %sp = addrspacecast ptr %gp to ptr addrspace(3)
+  %p = getelementptr float, ptr addrspace(3) @dyn, i64 %i
+  store float %x, ptr addrspace(3) %p, align 4
+  %g = addrspacecast ptr addrspace(3) %p to ptr
+  %old = atomicrmw fadd ptr %g, float %x monotonic, align 4
+  %q = getelementptr <4 x float>, ptr addrspace(3) %sp, i64 %i
+  %v = load <4 x float>, ptr addrspace(3) %q, align 16
+  ret void
+}
+
+; CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
+; CHECK-LABEL: define ptx_kernel void @window(i64 %i, ptr %gp, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK:         %atoll.smem.cap = call i32 asm "mov.u32 $0, %reserved_smem_offset_cap;", "=r"()
+; CHECK-NEXT:    %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
+; CHECK-NEXT:    [[TOT:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.total_smem_size()
+; CHECK-NEXT:    %atoll.smem.bytes = zext i32 [[TOT]] to i64
+; CHECK-NEXT:    [[LIM0:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 4
+; CHECK-NEXT:    [[LIM1:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 4
+; CHECK-NEXT:    [[LIM2:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 16
+; CHECK-NEXT:    store volatile i8 0, ptr addrspace(3) @__atoll_smem_pad, align 1
+; CHECK:       atoll.body:
+; CHECK-NEXT:    %sp = addrspacecast ptr %gp to ptr addrspace(3)
+; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @dyn, i64 %i
+; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(3) %p to i64
+; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], %atoll.smem.lo
+; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM0]])
+; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
+; CHECK-NEXT:    [[W0:%.*]] = add i64 %atoll.smem.lo, [[A0]]
+; CHECK-NEXT:    [[P0:%.*]] = inttoptr i64 [[W0]] to ptr addrspace(3)
+; CHECK-NEXT:    store float %x, ptr addrspace(3) [[P0]], align 4
+; A generic pointer into the window: cast to shared, confined, cast back.
+; CHECK-NEXT:    %g = addrspacecast ptr addrspace(3) %p to ptr
+; CHECK-NEXT:    [[S1:%.*]] = addrspacecast ptr %g to ptr addrspace(3)
+; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(3) [[S1]] to i64
+; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], %atoll.smem.lo
+; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM1]])
+; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -4
+; CHECK-NEXT:    [[W1:%.*]] = add i64 %atoll.smem.lo, [[A1]]
+; CHECK-NEXT:    [[P1:%.*]] = inttoptr i64 [[W1]] to ptr addrspace(3)
+; CHECK-NEXT:    [[G1:%.*]] = addrspacecast ptr addrspace(3) [[P1]] to ptr
+; CHECK-NEXT:    %old = atomicrmw fadd ptr [[G1]], float %x monotonic, align 4
+; A shared pointer of unknown object, 16 bytes align 16.
+; CHECK-NEXT:    %q = getelementptr <4 x float>, ptr addrspace(3) %sp, i64 %i
+; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %q to i64
+; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], %atoll.smem.lo
+; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 [[LIM2]])
+; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -16
+; CHECK-NEXT:    [[W2:%.*]] = add i64 %atoll.smem.lo, [[A2]]
+; CHECK-NEXT:    [[P2:%.*]] = inttoptr i64 [[W2]] to ptr addrspace(3)
+; CHECK-NEXT:    %v = load <4 x float>, ptr addrspace(3) [[P2]], align 16
+; CHECK-NEXT:    ret void
+
+; PTX-LABEL: .entry window(
+; PTX:         mov.u32 [[CAP:%r[0-9]+]], %reserved_smem_offset_cap;
+; PTX:         mov.u32 {{%r[0-9]+}}, %total_smem_size;
+; PTX:         min.u64 [[C0:%rd[0-9]+]],
+; PTX-NEXT:    and.b64 [[A0:%rd[0-9]+]], [[C0]], -4;
+; PTX-NEXT:    add.s64 [[W0:%rd[0-9]+]], {{%rd[0-9]+}}, [[A0]];
+; PTX-NEXT:    st.shared.b32 {{\[}}[[W0]]{{\]}},
+; PTX:         atom.shared.add.f32

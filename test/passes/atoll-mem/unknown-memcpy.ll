@@ -1,0 +1,39 @@
+; memcpy/memset through a pointer of unknown space: the length is cut to
+; umin(arena size, shared window bytes) (either window may be the real one), then
+; the pointer takes the run-time space test.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @copy_out(ptr %table, ptr %src, i64 %n) {
+  %dst = load ptr, ptr %table, align 8
+  call void @llvm.memcpy.p0.p0.i64(ptr align 8 %dst, ptr align 8 %src, i64 %n, i1 false)
+  call void @llvm.memset.p0.i64(ptr align 1 %dst, i8 0, i64 16, i1 false)
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @copy_out(
+; CHECK:         %dst = load ptr, ptr {{%.*}}, align 8
+; CHECK-NEXT:    [[W:%.*]] = call i64 @llvm.umin.i64(i64 %__atoll_arena_size, i64 %atoll.smem.bytes)
+; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 [[W]])
+; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
+; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
+; CHECK-NEXT:    [[S:%.*]] = addrspacecast ptr %dst to ptr addrspace(3)
+; CHECK-NEXT:    [[SR:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
+; CHECK-NEXT:    [[SLIM:%.*]] = sub i64 %atoll.smem.bytes, [[L]]
+; CHECK-NEXT:    [[SO:%.*]] = sub i64 [[SR]], %atoll.smem.lo
+; CHECK-NEXT:    [[SC:%.*]] = call i64 @llvm.umin.i64(i64 [[SO]], i64 [[SLIM]])
+; CHECK-NEXT:    [[SA:%.*]] = and i64 [[SC]], -8
+; CHECK:         [[GO:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a8
+; CHECK-NEXT:    [[GS:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; CHECK-NEXT:    [[GLIM:%.*]] = and i64 [[GS]], -8
+; CHECK-NEXT:    call i64 @llvm.umin.i64(i64 [[GO]], i64 [[GLIM]])
+; CHECK:         [[D:%atoll.generic]] = select i1 [[IS]], ptr {{%.*}}, ptr {{%.*}}
+; CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[D]], ptr align 8 {{%.*}}, i64 [[L]], i1 false)
+; A 16-byte constant memset keeps its constant length.
+; CHECK:         [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
+; CHECK:         [[D2:%.*]] = select i1 [[IS2]], ptr {{%.*}}, ptr {{%.*}}
+; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 1 [[D2]], i8 0, i64 16, i1 false)
