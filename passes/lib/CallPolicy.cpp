@@ -2,6 +2,7 @@
 // register-only inline asm; everything unknown is refused (MinSFI style).
 #include "AtollMemInternal.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InlineAsm.h"
@@ -113,6 +114,52 @@ static const StringSet<> &registerOnlyOpcodes() {
   return Ops;
 }
 
+/// PTX special registers (read-only) an asm statement may name: "%tid.x" etc.
+static bool isSpecialRegister(StringRef Name) {
+  static const StringSet<> Exact = {
+      "tid", "ntid", "laneid", "warpid", "nwarpid", "ctaid", "nctaid", "smid", "nsmid",
+      "gridid", "lanemask_eq", "lanemask_le", "lanemask_lt", "lanemask_ge", "lanemask_gt",
+      "clock", "clock_hi", "clock64", "globaltimer", "globaltimer_lo", "globaltimer_hi",
+      "total_smem_size", "aggr_smem_size", "dynamic_smem_size", "reserved_smem_offset_begin",
+      "reserved_smem_offset_end", "reserved_smem_offset_cap", "reserved_smem_offset_2",
+      "is_explicit_cluster", "clusterid", "nclusterid", "cluster_ctaid", "cluster_nctaid",
+      "cluster_ctarank", "cluster_nctarank", "current_graph_exec"};
+  if (Exact.contains(Name))
+    return true;
+  // %pm0..%pm7 (and _64 forms), %envreg0..%envreg31.
+  for (StringRef Prefix : {"pm", "envreg"})
+    if (Name.starts_with(Prefix)) {
+      StringRef Rest = Name.drop_front(Prefix.size());
+      Rest.consume_back("_64");
+      unsigned N;
+      if (!Rest.empty() && !Rest.getAsInteger(10, N))
+        return true;
+    }
+  return false;
+}
+
+static bool isIdentChar(char Ch) {
+  return isAlnum(Ch) || Ch == '_' || Ch == '$';
+}
+
+/// Names a ".reg .type a, b<4>, %c" statement declares (a "<N>" suffix: a prefix
+/// that names N registers "b0".."b{N-1}", kept as "b<").
+static void declaredRegisters(StringRef S, SmallVectorImpl<std::string> &Out) {
+  S = S.drop_front(4); // ".reg"
+  // Skip the type and vector qualifiers (".u32", ".v2 .b32").
+  for (S = S.trim(); S.starts_with("."); S = S.trim())
+    S = S.drop_until([](char Ch) { return Ch == ' ' || Ch == '\t'; });
+  SmallVector<StringRef, 8> Names;
+  S.split(Names, ',', -1, false);
+  for (StringRef N : Names) {
+    N = N.trim();
+    if (size_t Lt = N.find('<'); Lt != StringRef::npos)
+      Out.push_back(N.take_front(Lt).str() + "<");
+    else
+      Out.push_back(N.str());
+  }
+}
+
 std::string checkInlineAsm(const InlineAsm &IA) {
   for (const InlineAsm::ConstraintInfo &C : IA.ParseConstraints()) {
     if (C.isIndirect)
@@ -130,24 +177,73 @@ std::string checkInlineAsm(const InlineAsm &IA) {
       Ch = ';';
   SmallVector<StringRef, 16> Parts;
   StringRef(Text).split(Parts, ';', -1, false);
+  // Registers declared by the asm itself, per open brace scope. The statement text
+  // is pasted into the kernel's PTX, where the compiler's own registers (%rd1, %r2,
+  // %SP, ...) hold confined addresses, masks and the arena base: a "register-only"
+  // asm that names one of them could overwrite it. Every %-register an asm names
+  // must therefore be a special register or one it declared in an open scope.
+  SmallVector<SmallVector<std::string, 8>, 4> Scopes(1);
+  auto Declared = [&](StringRef Name) {
+    for (const auto &Scope : Scopes)
+      for (const std::string &D : Scope) {
+        if (D == Name)
+          return true;
+        if (StringRef(D).ends_with("<")) {
+          StringRef Prefix = StringRef(D).drop_back();
+          unsigned N;
+          if (Name.starts_with(Prefix) && !Name.drop_front(Prefix.size()).getAsInteger(10, N))
+            return true;
+        }
+      }
+    return false;
+  };
   for (StringRef S : Parts) {
     S = S.trim();
-    while (S.consume_front("{") || S.consume_back("}"))
+    unsigned Closes = 0;
+    for (;;) {
+      if (S.consume_front("{")) {
+        Scopes.emplace_back();
+      } else if (S.ends_with("}") && S.drop_back().count('{') == S.drop_back().count('}')) {
+        S = S.drop_back();
+        ++Closes;
+      } else {
+        break;
+      }
       S = S.trim();
-    if (S.empty() || S.starts_with("//"))
+    }
+    auto CloseScopes = [&]() {
+      for (; Closes && Scopes.size() > 1; --Closes)
+        Scopes.pop_back();
+    };
+    if (S.empty() || S.starts_with("//")) {
+      CloseScopes();
       continue;
+    }
+    if (S.starts_with(".reg")) {
+      // Only a declaration inside a brace scope is the asm's own: one at function
+      // level could collide with (or, were it accepted, alias) a compiler register.
+      if (Scopes.size() > 1)
+        declaredRegisters(S, Scopes.back());
+      CloseScopes();
+      continue;
+    }
+    for (size_t I = S.find('%'); I != StringRef::npos; I = S.find('%', I + 1)) {
+      StringRef Name = S.drop_front(I + 1).take_while(isIdentChar);
+      if (Name.empty() || isSpecialRegister(Name) || Declared(("%" + Name).str()))
+        continue;
+      return "inline asm names register '%" + Name.str() +
+             "', which it does not declare (only its operands, its own registers and "
+             "special registers are allowed)";
+    }
     if (S.starts_with("@")) { // guard predicate: "@p add.s32 ..."
       S = S.drop_until([](char Ch) { return Ch == ' ' || Ch == '\t'; }).trim();
     }
-    if (S.starts_with(".reg"))
-      continue;
     StringRef Opcode = S.take_until([](char Ch) { return Ch == ' ' || Ch == '\t'; });
     StringRef Base = Opcode.split('.').first;
     if (!registerOnlyOpcodes().contains(Base))
       return "inline asm instruction '" + Opcode.str() +
              "' is not register-only (allowed: arithmetic, logic, compare, convert, move)";
-    // Special registers that reveal addresses or other tenants' state stay allowed
-    // (%clock, %smid); memory is the only thing confined.
+    CloseScopes();
   }
   return {};
 }

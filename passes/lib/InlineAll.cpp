@@ -123,11 +123,20 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
   removeFromUsedLists(M, [&](Constant *C) {
     return DeadSet.count(cast<Constant>(C->stripPointerCasts())) != 0;
   });
-  for (Function *F : Dead) {
-    F->removeDeadConstantUsers();
-    if (!F->use_empty()) // e.g. in a global's initializer: keep it, it never runs
-      continue;
-    F->eraseFromParent();
+  // Erase until nothing changes: a device function called only by another dead
+  // one becomes unused once its caller is gone.
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (Function *&F : Dead) {
+      if (!F)
+        continue;
+      F->removeDeadConstantUsers();
+      if (!F->use_empty()) // e.g. in a global's initializer: keep it, it never runs
+        continue;
+      F->eraseFromParent();
+      F = nullptr;
+      Erased = true;
+    }
   }
   return true;
 }
