@@ -9,10 +9,10 @@ CUDA_PATH ?= /usr/local/cuda
 all: build
 
 deps:
-	@scripts/install-deps.sh
+	@CUDA_PATH=$(CUDA_PATH) scripts/install-deps.sh
 
 $(BUILD)/build.ninja:
-	@scripts/install-deps.sh
+	@CUDA_PATH=$(CUDA_PATH) scripts/install-deps.sh
 	cmake --preset $(PRESET) -DATOLL_CUDA_PATH=$(CUDA_PATH)
 
 configure: $(BUILD)/build.ninja

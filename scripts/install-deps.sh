@@ -26,7 +26,7 @@ if ((${#missing[@]})); then
   echo "AToLL: packages installed."
 fi
 
-cuda_path="${ATOLL_CUDA_PATH:-/usr/local/cuda}"
+cuda_path="${ATOLL_CUDA_PATH:-${CUDA_PATH:-/usr/local/cuda}}"
 if [ ! -f "$cuda_path/include/cuda.h" ]; then
   echo "AToLL: cuda.h not found under $cuda_path/include: install the CUDA toolkit" \
        "(or set ATOLL_CUDA_PATH to it); Debian's packages do not carry CUDA 12+." >&2
