@@ -1,0 +1,24 @@
+// Small kernels for the start-up, launch and multi-tenant benchmarks (not part of
+// the kernel-overhead set).
+
+// "First kernel result": out[t] = value + t.
+extern "C" __global__ void first_result(int *out, int value) {
+  out[threadIdx.x] = value + (int)threadIdx.x;
+}
+
+// Launch cost: a trivial kernel with a typical argument list (buffer, int, float).
+extern "C" __global__ void launch_probe(float *out, int n, float a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = a * (float)i;
+}
+
+// Multi-tenant: a small kernel of adjustable length (a dependent FMA chain per
+// thread; `iters` is calibrated to about 10 us).
+extern "C" __global__ void spin(float *out, int iters) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = (float)i * 1e-3f;
+  for (int k = 0; k < iters; ++k)
+    v = v * 0.999f + 0.001f;
+  out[i] = v;
+}

@@ -1,0 +1,6 @@
+// Streaming: c = a + b, one thread per element (plain pointers, no __restrict__).
+extern "C" __global__ void vadd(const float *a, const float *b, float *c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+}

@@ -1,0 +1,279 @@
+// Section "compile": bitcode -> PTX with and without the AToLL passes, and the
+// application cache.
+//
+// 1. Toolchain phases (only where atoll-bench links the toolchain, i.e. the
+//    development build with the shared libLLVM; the deployable build keeps LLVM
+//    private to libatoll_runtime): parse, prepare (libdevice, NVVMReflect,
+//    internalise, -O2), harden (the AToLL passes) and NVPTX codegen, timed
+//    separately for Harden = true and false. The passes' share = harden / total.
+// 2. Runtime::loadApplication in a compile-only runtime (no device): what a cold
+//    load of an application costs in LLVM, end to end, and the second load of the
+//    same bytes (a memory-cache hit).
+// 3. With a device: the cold load including the driver's JIT (cuModuleLoadData),
+//    and the cache hit of a device runtime.
+#include "Bench.h"
+
+#include <algorithm>
+#include <cmath>
+
+#ifdef ATOLL_BENCH_WITH_TOOLCHAIN
+#include "toolchain/Toolchain.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#endif
+
+namespace atoll_bench {
+namespace {
+
+const char *kAllKernels[] = {"vadd",          "saxpy",          "copy",          "stencil2d",
+                             "stencil3d",     "gemm_tiled",     "gemm_naive",    "reduce_atomic",
+                             "histogram",     "gather_scatter", "transpose",     "local_array",
+                             "const_table",   "vec4",           "libdevice_math", "pointer_chase"};
+const char *kQuickKernels[] = {"vadd", "gemm_tiled", "local_array", "libdevice_math"};
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+#ifdef ATOLL_BENCH_WITH_TOOLCHAIN
+struct Phases {
+  double parse = 0, prepare = 0, harden = 0, codegen = 0;
+  double total() const { return parse + prepare + harden + codegen; }
+};
+
+Phases timePhases(const std::vector<uint8_t> &bytes, const std::string &name, bool harden,
+                  const std::string &arch) {
+  namespace tc = Atoll::toolchain;
+  Phases p;
+  llvm::LLVMContext llctx;
+  llvm::StringRef data(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  auto t = Clock::now();
+  auto m = tc::parseModule(llvm::MemoryBufferRef(data, name), llctx);
+  if (!m)
+    fail(name + ": parse: " + llvm::toString(m.takeError()));
+  p.parse = msSince(t);
+  tc::CompileOptions o;
+  o.GpuArch = arch;
+  o.Harden = harden;
+  t = Clock::now();
+  if (llvm::Error e = tc::prepareModule(**m, o))
+    fail(name + ": prepare: " + llvm::toString(std::move(e)));
+  p.prepare = msSince(t);
+  if (harden) {
+    t = Clock::now();
+    if (llvm::Error e = tc::hardenModule(**m, o))
+      fail(name + ": harden: " + llvm::toString(std::move(e)));
+    p.harden = msSince(t);
+  }
+  t = Clock::now();
+  auto ptx = tc::emitPTX(**m, o);
+  if (!ptx)
+    fail(name + ": codegen: " + llvm::toString(ptx.takeError()));
+  p.codegen = msSince(t);
+  return p;
+}
+
+Phases medianPhases(const std::vector<Phases> &v) {
+  auto pick = [&](double Phases::*f) {
+    std::vector<double> x;
+    for (const auto &p : v)
+      x.push_back(p.*f);
+    return median(x);
+  };
+  Phases m;
+  m.parse = pick(&Phases::parse);
+  m.prepare = pick(&Phases::prepare);
+  m.harden = pick(&Phases::harden);
+  m.codegen = pick(&Phases::codegen);
+  return m;
+}
+
+Json phasesJson(const Phases &p) {
+  Json j = Json::object();
+  j["parse_ms"] = p.parse;
+  j["prepare_ms"] = p.prepare;
+  j["harden_ms"] = p.harden;
+  j["codegen_ms"] = p.codegen;
+  j["total_ms"] = p.total();
+  return j;
+}
+#endif
+
+} // namespace
+
+void runCompile(Context &ctx) {
+  Results &res = *ctx.results;
+  const Options &opts = ctx.opts;
+  Json &out = res.root["sections"]["compile"];
+  Budget budget{Clock::now(), opts.quick ? 10.0 : 30.0};
+  const int reps = opts.quick ? 1 : 3;
+  const int hitReps = opts.quick ? 20 : 50;
+  const std::string arch = ctx.runtime ? ctx.runtime->device().targetArch : "sm_90";
+  out["target"] = arch;
+  out["repetitions"] = reps;
+#ifdef ATOLL_BENCH_WITH_TOOLCHAIN
+  out["phases_available"] = true;
+#else
+  out["phases_available"] = false;
+  out["phases_note"] =
+      "this atoll-bench does not link the toolchain (LLVM is private to libatoll_runtime in "
+      "the deployable build): the per-phase split comes from a development build";
+#endif
+
+  std::vector<std::string> kernels;
+  if (opts.quick)
+    kernels.assign(std::begin(kQuickKernels), std::end(kQuickKernels));
+  else
+    kernels.assign(std::begin(kAllKernels), std::end(kAllKernels));
+
+  log("%-16s %10s %10s %9s %8s | %12s %10s | %12s %10s", "kernel", "native ms", "harden ms",
+      "passes ms", "share", "rt cold ms", "rt hit us", "dev cold ms", "dev hit us");
+  std::vector<double> shares, nativeTotals, hardenedTotals, coldLoads, hits, devCold, devHits;
+  for (const std::string &name : kernels) {
+    if (budget.spent()) {
+      res.error("compile", "time budget spent: skipped the remaining kernels from " + name);
+      break;
+    }
+    Json k = Json::object();
+    k["name"] = name;
+    try {
+      auto bytes = readBitcode(opts, name);
+      k["bitcode_bytes"] = bytes.size();
+      double nativeMs = NAN, hardMs = NAN, passMs = NAN, share = NAN;
+#ifdef ATOLL_BENCH_WITH_TOOLCHAIN
+      {
+        std::vector<Phases> nat, hard;
+        (void)timePhases(bytes, name, true, arch); // warm-up (first use of the target, libdevice)
+        for (int r = 0; r < reps; ++r) {
+          nat.push_back(timePhases(bytes, name, false, arch));
+          hard.push_back(timePhases(bytes, name, true, arch));
+        }
+        Phases n = medianPhases(nat), h = medianPhases(hard);
+        k["native"] = phasesJson(n);
+        k["hardened"] = phasesJson(h);
+        nativeMs = n.total();
+        hardMs = h.total();
+        passMs = h.harden;
+        share = h.harden / h.total();
+        k["passes_share"] = share;
+        k["hardened_over_native"] = hardMs / nativeMs;
+        shares.push_back(share);
+        nativeTotals.push_back(nativeMs);
+        hardenedTotals.push_back(hardMs);
+        res.row("compile", name, "native", "total_ms", nativeMs, "ms");
+        res.row("compile", name, "hardened", "total_ms", hardMs, "ms");
+        res.row("compile", name, "hardened", "passes_ms", passMs, "ms");
+        res.row("compile", name, "hardened", "passes_share", share, "");
+      }
+#endif
+      // Cold load and cache hit through the runtime, compile-only (pure LLVM time).
+      std::vector<double> cold, hit;
+      for (int r = 0; r < reps; ++r) {
+        Atoll::RuntimeOptions ro;
+        ro.compileOnly = true;
+        ro.targetArch = arch;
+        auto rt = take(Atoll::Runtime::create(ro), "creating a compile-only runtime");
+        auto t = Clock::now();
+        auto app = take(rt->loadApplication(bytes.data(), bytes.size()), "loading " + name);
+        cold.push_back(msSince(t));
+        if (app->origin() != Atoll::Application::Origin::Compiled)
+          fail(name + ": the first load of a fresh runtime did not compile");
+        if (r == 0) {
+          for (int h = 0; h < hitReps; ++h) {
+            auto t2 = Clock::now();
+            auto again = take(rt->loadApplication(bytes.data(), bytes.size()), "reloading " + name);
+            hit.push_back(usBetween(t2, Clock::now()));
+            if (again->origin() != Atoll::Application::Origin::MemoryCache)
+              fail(name + ": the second load of the same bytes was not a cache hit");
+          }
+        }
+      }
+      double coldMs = median(cold), hitUs = median(hit);
+      k["runtime_cold_load_ms"] = summary(cold);
+      k["runtime_cache_hit_us"] = summary(hit);
+      coldLoads.push_back(coldMs);
+      hits.push_back(hitUs);
+      res.row("compile", name, "runtime", "cold_load_ms", coldMs, "ms");
+      res.row("compile", name, "runtime", "cache_hit_us", hitUs, "us");
+
+      // With a device: the cold load includes the JIT; a fresh runtime has an empty cache.
+      double devColdMs = NAN, devHitUs = NAN;
+      if (ctx.runtime) {
+        Atoll::RuntimeOptions ro;
+        ro.deviceOrdinal = opts.device;
+        auto rt = take(Atoll::Runtime::create(ro), "creating a device runtime");
+        auto t = Clock::now();
+        auto app = take(rt->loadApplication(bytes.data(), bytes.size()), "loading " + name);
+        devColdMs = msSince(t);
+        std::vector<double> dh;
+        for (int h = 0; h < hitReps; ++h) {
+          auto t2 = Clock::now();
+          auto again = take(rt->loadApplication(bytes.data(), bytes.size()), "reloading " + name);
+          dh.push_back(usBetween(t2, Clock::now()));
+        }
+        devHitUs = median(dh);
+        k["device_cold_load_ms"] = devColdMs;
+        k["device_cache_hit_us"] = summary(dh);
+        devCold.push_back(devColdMs);
+        devHits.push_back(devHitUs);
+        res.row("compile", name, "device", "cold_load_ms", devColdMs, "ms");
+        res.row("compile", name, "device", "cache_hit_us", devHitUs, "us");
+        if (ctx.gpu)
+          ctx.gpu->makeCurrent();
+      }
+      log("%-16s %10.2f %10.2f %9.2f %7.1f%% | %12.2f %10.2f | %12.2f %10.2f", name.c_str(),
+          nativeMs, hardMs, passMs, share * 100, coldMs, hitUs, devColdMs, devHitUs);
+    } catch (const std::exception &e) {
+      k["error"] = e.what();
+      res.error("compile", e.what());
+    }
+    out["kernels"].push(std::move(k));
+  }
+
+  Json &s = out["summary"];
+  s["kernels"] = kernels.size();
+  s["runtime_cold_load_ms_median"] = median(coldLoads);
+  s["runtime_cache_hit_us_median"] = median(hits);
+  if (!devCold.empty()) {
+    s["device_cold_load_ms_median"] = median(devCold);
+    s["device_cache_hit_us_median"] = median(devHits);
+  }
+  char head[160];
+  std::snprintf(head, sizeof head,
+                "compile: cold load (LLVM, compile-only runtime) median %.2f ms, cache hit median "
+                "%.2f us",
+                median(coldLoads), median(hits));
+  std::string line = head;
+  if (!shares.empty()) {
+    double sumN = 0, sumH = 0;
+    for (double x : nativeTotals)
+      sumN += x;
+    for (double x : hardenedTotals)
+      sumH += x;
+    s["native_total_ms_sum"] = sumN;
+    s["hardened_total_ms_sum"] = sumH;
+    s["passes_share_median"] = median(shares);
+    s["passes_share_max"] = *std::max_element(shares.begin(), shares.end());
+    s["hardened_over_native_sum_ratio"] = sumH / sumN;
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "; passes take %.1f%% of the hardened compile (median; max %.1f%%), hardened/native "
+                  "compile time %.2fx",
+                  100 * median(shares), 100 * *std::max_element(shares.begin(), shares.end()),
+                  sumH / sumN);
+    line += buf;
+    res.row("compile", "all", "hardened", "passes_share_median", median(shares), "");
+  }
+  if (!devHits.empty()) {
+    char buf[120];
+    std::snprintf(buf, sizeof buf, "; with JIT: cold %.2f ms, hit %.2f us (medians)",
+                  median(devCold), median(devHits));
+    line += buf;
+  }
+  res.headline(line);
+}
+
+} // namespace atoll_bench

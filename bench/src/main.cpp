@@ -1,0 +1,437 @@
+// atoll-bench: one command for every AToLL measurement (docs/benchmarks.md).
+//
+//   atoll-bench [--quick] [--only=overhead|startup|compile|launch|multitenant[,...]]
+//               [--out DIR] [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]
+//
+// Writes DIR/results.json and DIR/results.csv (after every section, so a run that is
+// cut short still leaves what it measured) and DIR/ptx/ (native and hardened PTX of
+// every overhead kernel). Exit status: 0 when every section ran and every check
+// passed (also without a GPU: then only the compile benchmark runs), 1 when a
+// section failed or an output check failed, 2 for a usage error, 3 when the
+// watchdog (--time-limit) ended the run.
+#include "Bench.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+#ifndef ATOLL_BENCH_BUILD_TYPE
+#define ATOLL_BENCH_BUILD_TYPE "unknown"
+#endif
+
+using namespace atoll_bench;
+
+namespace {
+
+const char *kUsage =
+    "usage: atoll-bench [--quick] [--only=SECTION[,SECTION...]] [--out DIR]\n"
+    "                   [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]\n"
+    "sections: compile, overhead, launch, startup, multitenant (default: all, in that order)\n"
+    "  --quick          smaller problems and fewer repetitions (about 90 s instead of 4 min)\n"
+    "  --out DIR        where results.json, results.csv and ptx/ go (default: atoll-bench-results)\n"
+    "  --bitcode-dir    the kernels' bitcode (default: the build's bench/kernels, else\n"
+    "                   <exe dir>/../bench/kernels as in the GPU bundle)\n"
+    "  --time-limit     watchdog: write what was measured and exit 3 after this many seconds\n"
+    "                   (default 420, quick 150)\n";
+
+const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant"};
+
+bool parseInt(const std::string &s, int &out) {
+  char *end = nullptr;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end)
+    return false;
+  out = int(v);
+  return true;
+}
+
+/// 0 = ok, 1 = --help, 2 = error.
+int parseArgs(int argc, char **argv, Options &o) {
+  std::string cmd;
+  for (int i = 0; i < argc; ++i) {
+    if (i)
+      cmd += ' ';
+    cmd += argv[i];
+  }
+  o.commandLine = cmd;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  o.exePath = n > 0 ? std::string(exe, size_t(n)) : std::string(argv[0]);
+
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i], value;
+    bool hasValue = false;
+    if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = a.substr(eq + 1);
+      a = a.substr(0, eq);
+      hasValue = true;
+    }
+    auto next = [&](std::string &dst) {
+      if (hasValue) {
+        dst = value;
+        return true;
+      }
+      if (i + 1 >= argc)
+        return false;
+      dst = argv[++i];
+      return true;
+    };
+    auto nextInt = [&](int &dst) {
+      std::string s;
+      return next(s) && parseInt(s, dst);
+    };
+    if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 1;
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else if (a == "--tiny") { // test-only, undocumented in --help
+      o.tiny = o.quick = true;
+    } else if (a == "--only") {
+      std::string list;
+      if (!next(list))
+        return 2;
+      std::stringstream ss(list);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        bool known = false;
+        for (const char *s : kSections)
+          known |= item == s;
+        if (!known) {
+          std::fprintf(stderr, "atoll-bench: unknown section '%s'\n", item.c_str());
+          return 2;
+        }
+        o.only.push_back(item);
+      }
+    } else if (a == "--out") {
+      if (!next(o.outDir))
+        return 2;
+    } else if (a == "--bitcode-dir") {
+      if (!next(o.bitcodeDir))
+        return 2;
+    } else if (a == "--device") {
+      if (!nextInt(o.device))
+        return 2;
+    } else if (a == "--time-limit") {
+      int s = 0;
+      if (!nextInt(s) || s <= 0)
+        return 2;
+      o.timeLimitSec = s;
+    } else if (a == "--tenant-process") {
+      o.tenantProcess = true;
+    } else if (a == "--launches") {
+      if (!nextInt(o.tenantLaunches))
+        return 2;
+    } else if (a == "--batch") {
+      if (!nextInt(o.tenantBatch))
+        return 2;
+    } else if (a == "--iters") {
+      if (!nextInt(o.tenantIters))
+        return 2;
+    } else if (a == "--grid") {
+      if (!nextInt(o.tenantGrid))
+        return 2;
+    } else if (a == "--block") {
+      if (!nextInt(o.tenantBlock))
+        return 2;
+    } else {
+      std::fprintf(stderr, "atoll-bench: unknown argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+std::string utcNow() {
+  std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string firstLineOf(const char *path, const char *prefix = nullptr) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line))
+    if (!prefix || line.rfind(prefix, 0) == 0)
+      return line;
+  return "";
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\t'))
+    s.pop_back();
+  size_t i = s.find_first_not_of(" \t");
+  return i == std::string::npos ? "" : s.substr(i);
+}
+
+std::string driverRelease() {
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..."
+  std::string line = firstLineOf("/proc/driver/nvidia/version", "NVRM");
+  auto pos = line.find("Kernel Module");
+  if (pos == std::string::npos)
+    return trim(line);
+  std::stringstream ss(line.substr(pos + 13));
+  std::string v;
+  ss >> v;
+  return v;
+}
+
+/// Opens the device's primary context (shared with the runtime). False + reason
+/// when there is no usable driver or device.
+bool openGpu(const Options &opts, Gpu &gpu, std::string &reason) {
+  auto driver = Atoll::cuda::loadDriver();
+  if (!driver.ok()) {
+    reason = driver.error().message();
+    if (!driver.error().detail().empty())
+      reason += " (" + driver.error().detail() + ")";
+    return false;
+  }
+  gpu.api = *driver;
+  const auto &api = *gpu.api;
+  int count = 0;
+  api.cuDeviceGetCount(&count);
+  if (opts.device < 0 || opts.device >= count) {
+    reason = "no CUDA device with ordinal " + std::to_string(opts.device) + " (" +
+             std::to_string(count) + " present)";
+    return false;
+  }
+  if (CUresult r = api.cuDeviceGet(&gpu.dev, opts.device); r != CUDA_SUCCESS) {
+    reason = "cuDeviceGet: " + Atoll::cuda::describe(api, r);
+    return false;
+  }
+  if (CUresult r = api.cuDevicePrimaryCtxRetain(&gpu.primary, gpu.dev); r != CUDA_SUCCESS) {
+    reason = "cuDevicePrimaryCtxRetain: " + Atoll::cuda::describe(api, r);
+    return false;
+  }
+  api.cuCtxSetCurrent(gpu.primary);
+  char name[256] = {};
+  api.cuDeviceGetName(name, sizeof name, gpu.dev);
+  gpu.name = name;
+  api.cuDeviceGetAttribute(&gpu.ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gpu.dev);
+  api.cuDeviceGetAttribute(&gpu.ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gpu.dev);
+  api.cuDeviceGetAttribute(&gpu.smCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, gpu.dev);
+  size_t total = 0;
+  api.cuDeviceTotalMem(&total, gpu.dev);
+  gpu.totalMemory = total;
+  gpu.driverVersion = api.driverVersion;
+  gpu.driverRelease = driverRelease();
+  return true;
+}
+
+void machineInfo(const Options &opts, const Gpu *gpu, const std::string &noDevice, Results &res) {
+  Json &m = res.root["machine"];
+  m["date"] = utcNow();
+  m["command"] = opts.commandLine;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  m["host"] = host;
+  std::string cpu = firstLineOf("/proc/cpuinfo", "model name");
+  if (auto c = cpu.find(':'); c != std::string::npos)
+    cpu = trim(cpu.substr(c + 1));
+  m["cpu"] = cpu;
+  m["cpu_threads"] = std::thread::hardware_concurrency();
+  if (gpu) {
+    m["gpu"] = gpu->name;
+    m["compute_capability"] = std::to_string(gpu->ccMajor) + "." + std::to_string(gpu->ccMinor);
+    m["sm_count"] = gpu->smCount;
+    m["gpu_memory_bytes"] = gpu->totalMemory;
+    m["driver_api_version"] = gpu->driverVersion;
+    m["driver_release"] = gpu->driverRelease;
+  } else {
+    m["gpu"] = nullptr;
+    m["no_device_reason"] = noDevice;
+  }
+  m["build_type"] = ATOLL_BENCH_BUILD_TYPE;
+#ifdef ATOLL_BENCH_WITH_TOOLCHAIN
+  m["bench_has_toolchain"] = true;
+#else
+  m["bench_has_toolchain"] = false;
+#endif
+  m["native_ptx_arch"] = kEmbeddedPtxCount ? kEmbeddedPtx[0].gpuArch : "";
+  m["bitcode_dir"] = opts.bitcodeDir;
+  Json &c = res.root["config"];
+  c["quick"] = opts.quick;
+  c["tiny"] = opts.tiny;
+  Json only = Json::array();
+  for (const auto &s : opts.only)
+    only.push(s);
+  c["only"] = only;
+  c["time_limit_s"] = opts.timeLimitSec;
+
+  res.rowText("machine", "date", "", "value", m["date"].dump(0));
+  res.rowText("machine", "command", "", "value", opts.commandLine);
+  res.rowText("machine", "host", "", "value", host);
+  res.rowText("machine", "cpu", "", "value", cpu);
+  if (gpu) {
+    res.rowText("machine", "gpu", "", "value", gpu->name);
+    res.rowText("machine", "compute_capability", "", "value",
+                std::to_string(gpu->ccMajor) + "." + std::to_string(gpu->ccMinor));
+    res.rowText("machine", "driver_api_version", "", "value", std::to_string(gpu->driverVersion));
+    res.rowText("machine", "driver_release", "", "value", gpu->driverRelease);
+  } else {
+    res.rowText("machine", "gpu", "", "value", "none: " + noDevice);
+  }
+}
+
+// The watchdog: after the time limit it writes what was measured and ends the
+// process, so that a hang (a wedged GPU, a stuck child) never eats the caller's budget.
+struct Watchdog {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread thread;
+  std::atomic<const char *> section{"setup"};
+
+  void start(double seconds, Results &res, const std::string &outDir) {
+    thread = std::thread([this, seconds, &res, outDir] {
+      std::unique_lock lock(m);
+      if (cv.wait_for(lock, std::chrono::duration<double>(seconds), [&] { return done; }))
+        return;
+      std::fprintf(stdout,
+                   "\nWATCHDOG: the time limit of %.0f s ran out during section '%s'; writing "
+                   "partial results to %s and exiting with status 3\n",
+                   seconds, section.load(), outDir.c_str());
+      std::fflush(stdout);
+      res.error(section.load(), "watchdog: time limit exceeded; results are partial");
+      res.write(outDir);
+      std::_Exit(3);
+    });
+  }
+  void stop() {
+    {
+      std::lock_guard lock(m);
+      done = true;
+    }
+    cv.notify_all();
+    if (thread.joinable())
+      thread.join();
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opts;
+  if (int rc = parseArgs(argc, argv, opts); rc != 0) {
+    if (rc == 2)
+      std::fputs(kUsage, stderr);
+    return rc == 1 ? 0 : 2;
+  }
+  if (opts.tenantProcess)
+    return runTenantProcess(opts);
+
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  opts.bitcodeDir = resolveBitcodeDir(opts);
+  if (opts.timeLimitSec <= 0)
+    opts.timeLimitSec = opts.quick ? 150 : 420;
+  const auto t0 = Clock::now();
+
+  Results res;
+  res.root["schema"] = "atoll-bench/1";
+  Gpu gpu;
+  std::string noDevice;
+  const bool haveGpu = openGpu(opts, gpu, noDevice);
+  machineInfo(opts, haveGpu ? &gpu : nullptr, noDevice, res);
+
+  log("atoll-bench: %s mode, results in %s, bitcode from %s", opts.quick ? "quick" : "full",
+      opts.outDir.c_str(), opts.bitcodeDir.c_str());
+  if (haveGpu)
+    log("GPU: %s (sm_%d%d, %d SMs), driver %s (API %d)", gpu.name.c_str(), gpu.ccMajor,
+        gpu.ccMinor, gpu.smCount, gpu.driverRelease.c_str(), gpu.driverVersion);
+  else
+    log("no CUDA device: %s", noDevice.c_str());
+
+  Watchdog watchdog;
+  watchdog.start(opts.timeLimitSec, res, opts.outDir);
+
+  std::unique_ptr<Atoll::Runtime> runtime;
+  Context ctx;
+  ctx.opts = opts;
+  ctx.results = &res;
+  ctx.noDeviceReason = noDevice;
+  if (haveGpu) {
+    Atoll::RuntimeOptions ro;
+    ro.deviceOrdinal = opts.device;
+    auto rt = Atoll::Runtime::create(ro);
+    if (rt.ok()) {
+      runtime = std::move(rt).value();
+      ctx.gpu = &gpu;
+      ctx.runtime = runtime.get();
+      res.root["machine"]["runtime_target"] = runtime->device().targetArch;
+      res.root["machine"]["runtime_ptx_version"] =
+          runtime->device().ptxVersion.empty() ? "llvm-default" : runtime->device().ptxVersion;
+      if (runtime->device().targetArch != (kEmbeddedPtxCount ? kEmbeddedPtx[0].gpuArch : ""))
+        log("note: the runtime compiles for %s but the native PTX was built for %s",
+            runtime->device().targetArch.c_str(), kEmbeddedPtx[0].gpuArch);
+    } else {
+      res.error("setup", "Atoll::Runtime::create failed: " + rt.error().describe());
+    }
+  }
+  res.write(opts.outDir);
+
+  struct Section {
+    const char *name;
+    bool needsGpu;
+    std::function<void(Context &)> run;
+  };
+  const Section sections[] = {{"compile", false, runCompile},
+                              {"overhead", true, runOverhead},
+                              {"launch", true, runLaunch},
+                              {"startup", true, runStartup},
+                              {"multitenant", true, runMultiTenant}};
+  for (const Section &s : sections) {
+    if (!opts.wants(s.name))
+      continue;
+    if (s.needsGpu && !ctx.runtime) {
+      log("\n== %s: skipped (no CUDA device%s) ==", s.name,
+          haveGpu ? " runtime" : "");
+      res.root["sections"][s.name]["skipped"] =
+          haveGpu ? std::string("the runtime could not be created") : "no CUDA device: " + noDevice;
+      continue;
+    }
+    watchdog.section = s.name;
+    auto start = Clock::now();
+    log("\n== %s ==", s.name);
+    try {
+      s.run(ctx);
+    } catch (const std::exception &e) {
+      res.error(s.name, e.what());
+    }
+    double secs = secondsSince(start);
+    res.root["sections"][s.name]["seconds"] = secs;
+    log("-- %s took %.1f s", s.name, secs);
+    if (ctx.gpu) {
+      // A section that left another context current must not confuse the next one.
+      ctx.gpu->api->cuCtxSetCurrent(ctx.gpu->primary);
+      if (runtime && runtime->lost())
+        res.error(s.name, "the shared CUDA context was lost during this section");
+    }
+    res.write(opts.outDir);
+  }
+  watchdog.section = "teardown";
+
+  double total = secondsSince(t0);
+  res.root["summary"]["seconds"] = total;
+  log("\n== summary (%.1f s) ==", total);
+  for (const auto &h : res.headlines)
+    log("  %s", h.c_str());
+  log("  output checks failed: %d; section errors: %d", res.checksFailed(), res.errors());
+  res.write(opts.outDir);
+  log("results: %s/results.json, %s/results.csv", opts.outDir.c_str(), opts.outDir.c_str());
+  watchdog.stop();
+
+  runtime.reset();
+  if (haveGpu)
+    gpu.api->cuDevicePrimaryCtxRelease(gpu.dev);
+  return res.checksFailed() || res.errors() ? 1 : 0;
+}
