@@ -2,7 +2,7 @@
 // computation the tenant cannot influence beyond its window:
 //   arena, mask-based:   (addr & mask_A) | base            (mask_A = (size-1) & ~(A-1))
 //   arena, modulo-based: base + (umin((addr - base) % size, size - S) & ~(A-1))
-//   shared window:       lo + (umin(addr - lo, bytes - S) & ~(A-1))
+//   shared window:       lo + (umin(addr - lo, bytes - S) & ~(A-1)), bytes = dynbase + dynsize - lo
 //   object (alloca, constant global, byval): obj + (umin(p - obj, objsize - S) & ~(A-1))
 // where S is the access size and A its alignment. Launch-invariant values are
 // computed once in the entry block.
@@ -91,8 +91,25 @@ Value *KernelConfiner::sharedLo() {
 
 Value *KernelConfiner::sharedBytes() {
   if (!SmemBytes) {
-    Value *Total = Entry.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_total_smem_size, {});
-    SmemBytes = Entry.CreateZExt(Total, I64, "atoll.smem.bytes");
+    // The exact end of the CTA's shared memory is the dynamic base (where every
+    // `extern __shared__` array starts, right after the static variables) plus
+    // %dynamic_smem_size. (%total_smem_size is rounded up to the allocation
+    // granularity: the hardware tolerates the slack, compute-sanitizer does not.)
+    Value *Lo = sharedLo();
+    Module &M = *F.getParent();
+    auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), 0);
+    GlobalVariable *Dyn = M.getGlobalVariable("__atoll_dyn_smem", true);
+    if (!Dyn) {
+      Dyn = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage, nullptr,
+                               "__atoll_dyn_smem", nullptr, GlobalValue::NotThreadLocal,
+                               ASShared);
+      Dyn->setAlignment(Align(4));
+    }
+    Value *DynBase = Entry.CreatePtrToInt(Dyn, I64, "atoll.smem.dyn");
+    Value *DynSize = Entry.CreateZExt(
+        Entry.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}), I64);
+    Value *End = Entry.CreateAdd(DynBase, DynSize, "atoll.smem.end");
+    SmemBytes = Entry.CreateSub(End, Lo, "atoll.smem.bytes");
   }
   return SmemBytes;
 }

@@ -28,7 +28,7 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 
 ; CHECK-LABEL: define ptx_kernel void @stage(
 ; CHECK:         %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
-; CHECK:         %atoll.smem.bytes = zext i32 {{%.*}} to i64
+; CHECK:         %atoll.smem.bytes = sub i64 %atoll.smem.end, %atoll.smem.lo
 ; CHECK-NEXT:    [[SLIM:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 16
 ; CHECK:       atoll.body:
 ; 4 bytes into the 256-byte object (offset <= 252, 4-aligned) from the arena.

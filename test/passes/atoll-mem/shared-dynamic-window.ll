@@ -1,7 +1,7 @@
 ; extern __shared__ (dynamic shared memory, sized at launch) and shared pointers
 ; whose object is unknown (a generic kernel pointer cast to addrspace(3)) are confined into
 ; the CTA's user shared window [lo, lo + bytes):
-;   lo = %reserved_smem_offset_cap, bytes = %total_smem_size,
+;   lo = %reserved_smem_offset_cap, bytes = __atoll_dyn_smem + %dynamic_smem_size - lo,
 ;   addr = lo + (umin(p - lo, bytes - S) & ~(A-1)),
 ; with lo, bytes and each bytes - S computed once in the entry block. The pad
 ; __atoll_smem_pad (256 bytes) keeps bytes >= S.
@@ -29,8 +29,10 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; CHECK-LABEL: define ptx_kernel void @window(i64 %i, ptr %gp, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
 ; CHECK:         %atoll.smem.cap = call i32 asm "mov.u32 $0, %reserved_smem_offset_cap;", "=r"()
 ; CHECK-NEXT:    %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
-; CHECK-NEXT:    [[TOT:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.total_smem_size()
-; CHECK-NEXT:    %atoll.smem.bytes = zext i32 [[TOT]] to i64
+; CHECK-NEXT:    [[DSZ:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+; CHECK-NEXT:    [[DSZ64:%.*]] = zext i32 [[DSZ]] to i64
+; CHECK-NEXT:    %atoll.smem.end = add i64 ptrtoint (ptr addrspace(3) @__atoll_dyn_smem to i64), [[DSZ64]]
+; CHECK-NEXT:    %atoll.smem.bytes = sub i64 %atoll.smem.end, %atoll.smem.lo
 ; CHECK-NEXT:    [[LIM0:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 4
 ; CHECK-NEXT:    [[LIM1:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 4
 ; CHECK-NEXT:    [[LIM2:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 16
@@ -69,7 +71,7 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 
 ; PTX-LABEL: .entry window(
 ; PTX:         mov.u32 [[CAP:%r[0-9]+]], %reserved_smem_offset_cap;
-; PTX:         mov.u32 {{%r[0-9]+}}, %total_smem_size;
+; PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
 ; PTX:         min.u64 [[C0:%rd[0-9]+]],
 ; PTX-NEXT:    and.b64 [[A0:%rd[0-9]+]], [[C0]], -4;
 ; PTX-NEXT:    add.s64 [[W0:%rd[0-9]+]], {{%rd[0-9]+}}, [[A0]];

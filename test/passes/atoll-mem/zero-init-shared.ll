@@ -37,8 +37,10 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; CHECK-NEXT:    %atoll.zero.step = zext i32 [[SP]] to i64
 ; CHECK-NEXT:    %atoll.smem.cap = call i32 asm "mov.u32 $0, %reserved_smem_offset_cap;", "=r"()
 ; CHECK-NEXT:    %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
-; CHECK-NEXT:    [[TOT:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.total_smem_size()
-; CHECK-NEXT:    %atoll.smem.bytes = zext i32 [[TOT]] to i64
+; CHECK-NEXT:    [[DSZ:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+; CHECK-NEXT:    [[DSZ64:%.*]] = zext i32 [[DSZ]] to i64
+; CHECK-NEXT:    %atoll.smem.end = add i64 ptrtoint (ptr addrspace(3) @__atoll_dyn_smem to i64), [[DSZ64]]
+; CHECK-NEXT:    %atoll.smem.bytes = sub i64 %atoll.smem.end, %atoll.smem.lo
 ; CHECK-NEXT:    [[E0:%.*]] = add i64 %atoll.zero.start, 4
 ; CHECK-NEXT:    [[C0:%.*]] = icmp ule i64 [[E0]], %atoll.smem.bytes
 ; CHECK-NEXT:    br i1 [[C0]], label %atoll.zero.smem, label %atoll.zero.done
@@ -60,7 +62,7 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; PTX-LABEL: .entry uses_shared(
 ; PTX:         st.volatile.shared.b8 [__atoll_smem_pad], 0;
 ; PTX:         mov.u32 {{%r[0-9]+}}, %reserved_smem_offset_cap;
-; PTX:         mov.u32 {{%r[0-9]+}}, %total_smem_size;
+; PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
 ; PTX:       {{^}}$L__BB0_2:
 ; PTX:         st.shared.b32 [{{%rd[0-9]+}}{{.*}}], 0;
 ; PTX:         bar.sync 0;

@@ -1,0 +1,61 @@
+// Real clang-22 output of a block reduction in dynamic shared memory (extern
+// __shared__, sized at launch) finished with atomicAdd: every buf[] access is
+// confined into the shared window [%reserved_smem_offset_cap, + bytes), bytes = __atoll_dyn_smem + %dynamic_smem_size - lo,
+// the input load and the atomic into the arena; the window is zeroed first.
+// RUN: %clang-cuda %s -o %t.bc
+// RUN: %opt-atoll -passes='atoll-mem<verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// RUN: llvm-dis %t.hard.bc -o - | FileCheck %s
+// RUN: %llc-sm90 %t.hard.bc -o - | FileCheck %s --check-prefix=PTX
+// RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX-MOD
+
+__global__ void reduce(const float *in, float *out, int n) {
+  extern __shared__ float buf[];
+  unsigned t = threadIdx.x;
+  unsigned i = blockIdx.x * blockDim.x + t;
+  buf[t] = i < n ? in[i] : 0.f;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s)
+      buf[t] += buf[t + s];
+    __syncthreads();
+  }
+  if (t == 0)
+    atomicAdd(out, buf[0]);
+}
+
+// VERBOSE:      atoll-mem: _Z6reducePKfPfi: global load confined: into the arena (mask)
+// VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: shared store confined: into the shared window
+// VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: shared load confined: into the shared window
+// VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: shared load confined: into the shared window
+// VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: shared store confined: into the shared window
+// VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: shared load confined: into the shared window
+// VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: global atomicrmw confined: into the arena (mask) | {{.*}} = atomicrmw fadd ptr %1, float {{.*}}
+
+// CHECK: @buf = external {{.*}}addrspace(3) global [0 x float]
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6reducePKfPfi(
+// CHECK:         %atoll.smem.lim = sub i64 %atoll.smem.bytes, 4
+// CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// CHECK-NEXT:    br label %atoll.body
+// CHECK:         [[S:%.*]] = addrspacecast ptr {{%.*}} to ptr addrspace(3)
+// CHECK-NEXT:    [[R:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
+// CHECK-NEXT:    [[O:%.*]] = sub i64 [[R]], %atoll.smem.lo
+// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 %atoll.smem.lim)
+// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
+// CHECK-NEXT:    [[W:%.*]] = add i64 %atoll.smem.lo, [[A]]
+// CHECK:         [[AO:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a4
+// CHECK-NEXT:    [[AA:%.*]] = or i64 [[AO]], %__atoll_arena_base
+// CHECK-NEXT:    [[AG:%.*]] = inttoptr i64 [[AA]] to ptr addrspace(1)
+// CHECK-NEXT:    [[AX:%.*]] = addrspacecast ptr addrspace(1) [[AG]] to ptr
+// CHECK-NEXT:    atomicrmw fadd ptr [[AX]], float {{%.*}} seq_cst, align 4
+
+// PTX-LABEL: .entry _Z6reducePKfPfi(
+// PTX:         mov.u32 {{%r[0-9]+}}, %reserved_smem_offset_cap;
+// PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
+// PTX:         bar.sync 0;
+// PTX:         ld.shared.b32 [[V:%r[0-9]+]],
+// PTX-NEXT:    and.b64 [[O:%rd[0-9]+]],
+// PTX-NEXT:    or.b64 [[A:%rd[0-9]+]], [[O]],
+// PTX-NEXT:    atom.global.add.f32 {{%r[0-9]+}}, {{\[}}[[A]]{{\]}},
+// PTX-MOD-LABEL: .entry _Z6reducePKfPfi(
+// PTX-MOD:       rem.u64
+// PTX-MOD:       atom.global.add.f32
