@@ -1,0 +1,39 @@
+// Real clang-22 output reading a __constant__ table at run-time indices: each read
+// is confined into the 128-byte table (constant space), the buffers into the
+// arena. The table stays in constant memory (ld.const).
+// RUN: %clang-cuda %s -o %t.bc
+// RUN: %opt-atoll -passes='atoll-mem<verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// RUN: llvm-dis %t.hard.bc -o - | FileCheck %s
+// RUN: %llc-sm90 %t.hard.bc -o - | FileCheck %s --check-prefix=PTX
+// RUN: %opt-atoll -passes=promote-ptx-constant-globals,atoll-mem %t.bc -o - | %llc-sm90 -o /dev/null
+
+__constant__ float coeff[32];
+__global__ void poly(const float *x, float *y, int n, int k) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = coeff[k & 31] * x[i] + coeff[(k + i) & 31];
+}
+
+// VERBOSE:      atoll-mem: _Z4polyPKfPfii: constant load confined: into its constant object
+// VERBOSE-NEXT: atoll-mem: _Z4polyPKfPfii: global load confined: into the arena (mask)
+// VERBOSE-NEXT: atoll-mem: _Z4polyPKfPfii: constant load confined: into its constant object
+// VERBOSE-NEXT: atoll-mem: _Z4polyPKfPfii: global store confined: into the arena (mask)
+
+// CHECK: @coeff = {{.*}}addrspace(4) externally_initialized constant [32 x float]
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z4polyPKfPfii(
+// CHECK:         [[O:%atoll.obj.off[0-9]*]] = sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(4) @coeff to ptr) to i64)
+// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 124)
+// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
+// CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @coeff to ptr), i64 [[A]]
+// CHECK-NEXT:    load float, ptr [[P]], align 4
+
+// In the PTX the backend drops the umin where (k & 31) * 4 <= 124 already holds;
+// the table is read with ld.const, the buffers through and/or.
+// PTX-LABEL: .entry _Z4polyPKfPfii(
+// PTX:         mov.b64 [[TAB:%rd[0-9]+]], coeff;
+// PTX-NEXT:    add.s64 [[A:%rd[0-9]+]], [[TAB]], {{%rd[0-9]+}};
+// PTX-NEXT:    ld.const.b32 {{%r[0-9]+}}, {{\[}}[[A]]{{\]}};
+// PTX:         and.b64 [[O:%rd[0-9]+]], {{%rd[0-9]+}}, {{%rd[0-9]+}};
+// PTX-NEXT:    or.b64 [[G:%rd[0-9]+]], [[O]], {{%rd[0-9]+}};
+// PTX-NEXT:    ld.global.b32 {{%r[0-9]+}}, {{\[}}[[G]]{{\]}};
+// PTX:         ld.const.b32
