@@ -32,6 +32,17 @@ Result<ArenaSpec> arenaSpecFor(uint64_t requested, bool roundToPow2, uint64_t gr
 Result<ArenaPool::Lease> ArenaPool::acquire(const ArenaSpec &spec) {
   std::unique_lock lock(mutex_);
   collectLocked();
+  // Arenas of just-destroyed pipelines stay committed until their stream drains
+  // (usually microseconds: the scrub). Give them a short, bounded chance before
+  // refusing admission.
+  for (int i = 0; i < 50 && spec.size <= budget_ && stats_.committed > budget_ - spec.size &&
+                  stats_.quarantinedArenas > 0;
+       ++i) {
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    lock.lock();
+    collectLocked();
+  }
   if (spec.size > budget_ || stats_.committed > budget_ - spec.size)
     return Error(ErrorCode::CapacityExceeded,
                  fmt::format("an arena of {} bytes does not fit the device-memory budget: {} "

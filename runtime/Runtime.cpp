@@ -119,8 +119,17 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
       DeviceRegistry::lost[d].store(false);
     }
     CUcontext ctx = nullptr;
-    if (CUresult r = api.cuDevicePrimaryCtxRetain(&ctx, dev); r != CUDA_SUCCESS)
+    if (CUresult r = api.cuDevicePrimaryCtxRetain(&ctx, dev); r != CUDA_SUCCESS) {
+      // Measured on driver 580: after a sticky error neither a reset primary
+      // context nor a new context can be created in the same process.
+      if (cuda::isStickyError(r))
+        return Error(ErrorCode::ContextLost,
+                     "the CUDA driver keeps this process's sticky error: the GPU can only "
+                     "be used again after the process restarts (compile-only runtimes still "
+                     "work)",
+                     cuda::describe(api, r));
       return cuda::driverError(api, r, "retaining the device's primary context");
+    }
     state->api = &api;
     state->device = dev;
     state->ctx = ctx;

@@ -37,9 +37,9 @@ for t in "$bundle"/tests/atoll-gpu-* "$bundle"/tests/atoll-unit-*; do
   TAIL=6 run "$(basename "$t")" "$t" --gtest_brief=1
 done
 [ -x "$bundle/bin/atoll-attacks" ] && TAIL=80 run attacks "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json"
-for ex in vector_add multi_tenant_service; do
-  [ -x "$bundle/bin/$ex" ] && TAIL=40 run "$ex" "$bundle/bin/$ex"
-done
+[ -x "$bundle/bin/vector_add" ] && TAIL=5 run vector_add "$bundle/bin/vector_add"
+[ -x "$bundle/bin/multi_tenant_service" ] && TAIL=40 run multi_tenant_service \
+  "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels"
 
 if command -v compute-sanitizer >/dev/null && [ -z "${ATOLL_NO_MEMCHECK:-}" ]; then
   for t in "$bundle"/tests/atoll-gpu-*; do
