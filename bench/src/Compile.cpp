@@ -109,7 +109,7 @@ void runCompile(Context &ctx) {
   const Options &opts = ctx.opts;
   Json &out = res.root["sections"]["compile"];
   Budget budget{Clock::now(), opts.quick ? 10.0 : 30.0};
-  const int reps = opts.quick ? 1 : 3;
+  const int reps = opts.quick ? 2 : 5;
   const int hitReps = opts.quick ? 20 : 50;
   const std::string arch = ctx.runtime ? ctx.runtime->device().targetArch : "sm_90";
   out["target"] = arch;

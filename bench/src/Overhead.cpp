@@ -906,10 +906,10 @@ void runOverhead(Context &ctx) {
           res.checkFailed("overhead", c.name + " " + v.id + " differs from native: " + verdict);
       }
       {
-        HostBuffers all = host;
+        HostBuffers all = std::move(host); // the inputs are not needed any more
         for (size_t b = 0; b < c.bufs.size(); ++b)
           if (c.bufs[b].output)
-            all[b] = nativeOut[b];
+            all[b] = std::move(nativeOut[b]);
         std::string ref = c.reference ? c.reference(all) : "";
         k["reference"] = ref.empty() ? std::string("ok") : "MISMATCH: " + ref;
         if (!ref.empty())

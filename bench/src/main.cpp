@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -268,7 +269,7 @@ void machineInfo(const Options &opts, const Gpu *gpu, const std::string &noDevic
   c["only"] = only;
   c["time_limit_s"] = opts.timeLimitSec;
 
-  res.rowText("machine", "date", "", "value", m["date"].dump(0));
+  res.rowText("machine", "date", "", "value", m["date"].string());
   res.rowText("machine", "command", "", "value", opts.commandLine);
   res.rowText("machine", "host", "", "value", host);
   res.rowText("machine", "cpu", "", "value", cpu);
@@ -331,6 +332,8 @@ int main(int argc, char **argv) {
     return runTenantProcess(opts);
 
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  // A tenant process that died must not take the benchmark with it (the start pipe).
+  std::signal(SIGPIPE, SIG_IGN);
   opts.bitcodeDir = resolveBitcodeDir(opts);
   if (opts.timeLimitSec <= 0)
     opts.timeLimitSec = opts.quick ? 150 : 420;
