@@ -1,0 +1,58 @@
+; The alignment rule in every space: the confined offset has its low bits cleared
+; for the alignment the instruction declares (align 1: none, 2: -2, 8: -8,
+; 16: -16), relative to a base (window start, object) that is at least as
+; aligned, so a forged offset never produces a misaligned access.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@dyn = external addrspace(3) global [0 x i8], align 16
+
+define ptx_kernel void @aligns(i64 %i, ptr %out) {
+  %w = getelementptr i8, ptr addrspace(3) @dyn, i64 %i
+  %b1 = load i8, ptr addrspace(3) %w, align 1
+  %h2 = load i16, ptr addrspace(3) %w, align 2
+  %q8 = load i64, ptr addrspace(3) %w, align 8
+  %v16 = load <4 x i32>, ptr addrspace(3) %w, align 16
+  %a = alloca [64 x i8], align 16
+  %l = getelementptr i8, ptr %a, i64 %i
+  %lv = load <2 x i64>, ptr %l, align 16
+  %lh = load i16, ptr %l, align 1
+  store i8 %b1, ptr %out, align 1
+  store i16 %h2, ptr %out, align 2
+  store i64 %q8, ptr %out, align 8
+  store <4 x i32> %v16, ptr %out, align 16
+  store <2 x i64> %lv, ptr %out, align 16
+  store i16 %lh, ptr %out, align 1
+  ret void
+}
+
+; Window accesses: limits bytes - S, then the alignment mask.
+; CHECK-LABEL: define ptx_kernel void @aligns(
+; CHECK:         [[L1:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 1
+; CHECK-NEXT:    [[L2:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 2
+; CHECK-NEXT:    [[L8:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 8
+; CHECK-NEXT:    [[L16:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 16
+; CHECK:       atoll.body:
+; CHECK:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L1]])
+; CHECK-NEXT:    add i64 %atoll.smem.lo, [[C1]]
+; CHECK:         %b1 = load i8
+; CHECK:         [[C2:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L2]])
+; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -2
+; CHECK-NEXT:    add i64 %atoll.smem.lo, [[A2]]
+; CHECK:         %h2 = load i16
+; CHECK:         [[C8:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L8]])
+; CHECK-NEXT:    [[A8:%.*]] = and i64 [[C8]], -8
+; CHECK:         %q8 = load i64
+; CHECK:         [[C16:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L16]])
+; CHECK-NEXT:    [[A16:%.*]] = and i64 [[C16]], -16
+; CHECK:         %v16 = load <4 x i32>
+; Stack: 16 bytes align 16 in 64 bytes: offset <= 48, -16; 2 bytes align 1: <= 62.
+; CHECK:         [[C5:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 48)
+; CHECK-NEXT:    and i64 [[C5]], -16
+; CHECK:         %lv = load <2 x i64>
+; CHECK:         [[C6:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 62)
+; CHECK-NEXT:    [[P6:%.*]] = getelementptr i8, ptr %a, i64 [[C6]]
+; CHECK-NEXT:    %lh = load i16, ptr [[P6]], align 1

@@ -1,0 +1,42 @@
+; memcpy between objects of different spaces (a constant table to a stack array,
+; a stack array to a static shared tile): a run-time length is cut to the smaller
+; object, and each pointer is clamped for that length inside its own object.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tab = addrspace(4) externally_initialized constant [64 x i8] zeroinitializer, align 8
+@tile = internal addrspace(3) global [16 x i8] undef, align 8
+
+define ptx_kernel void @copies(i64 %off, i64 %n, ptr %out) {
+  %buf = alloca [32 x i8], align 8
+  %src = getelementptr i8, ptr addrspace(4) @tab, i64 %off
+  call void @llvm.memcpy.p0.p4.i64(ptr align 8 %buf, ptr addrspace(4) align 8 %src, i64 %n, i1 false)
+  %dst = getelementptr i8, ptr addrspace(3) @tile, i64 %off
+  call void @llvm.memcpy.p3.p0.i64(ptr addrspace(3) align 1 %dst, ptr align 8 %buf, i64 %n, i1 false)
+  %v = load i64, ptr %buf, align 8
+  store i64 %v, ptr %out, align 8
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @copies(
+; CHECK:       atoll.body:
+; constant (64) -> stack (32): len = umin(umin(n, 32), 64).
+; CHECK-NEXT:    %src = getelementptr i8, ptr addrspace(4) @tab, i64 %off
+; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 32)
+; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 64)
+; CHECK:         [[LIMD:%.*]] = sub i64 32, [[L]]
+; CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[LIMD]])
+; CHECK:         [[LIMS:%.*]] = sub i64 64, [[L]]
+; CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[LIMS]])
+; CHECK:         call void @llvm.memcpy.p0.p4.i64(ptr align 8 {{%.*}}, ptr addrspace(4) align 8 {{%.*}}, i64 [[L]], i1 false)
+; stack (32) -> shared tile (16): len = umin(umin(n, 16), 32).
+; CHECK:         %dst = getelementptr i8, ptr addrspace(3) @tile, i64 %off
+; CHECK-NEXT:    [[M0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 16)
+; CHECK-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 32)
+; CHECK:         sub i64 16, [[M]]
+; CHECK:         sub i64 32, [[M]]
+; CHECK:         call void @llvm.memcpy.p3.p0.i64(ptr addrspace(3) align 1 {{%.*}}, ptr align 8 {{%.*}}, i64 [[M]], i1 false)
