@@ -166,6 +166,11 @@ static Align alignOfParam(const CallBase &CB, unsigned Idx, Align Default) {
 
 /// The memory operands of I; false if I touches memory in a way not modelled.
 bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Ops) {
+  // A scalable vector's size is only known at run time (and NVPTX has none):
+  // such an access has no size to confine.
+  if (I.getType()->isScalableTy() ||
+      any_of(I.operands(), [](const Use &U) { return U->getType()->isScalableTy(); }))
+    return false;
   LLVMContext &Ctx = Fn->getContext();
   auto Const = [&](uint64_t N) { return ConstantInt::get(Type::getInt64Ty(Ctx), N); };
   auto StoreSize = [&](Type *T) { return DL.getTypeStoreSize(T).getFixedValue(); };

@@ -1,7 +1,8 @@
 ; Refused: writable module-scope storage (globals outside shared and constant
 ; memory, however they are reached), a shared access wider than its object, a
 ; single access wider than the smallest window (256 bytes), an alignment above
-; 256 bytes, kernels that return a value, and invoke.
+; 256 bytes, kernels that return a value, invoke, and scalable vectors (whose size
+; is only known at run time).
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/global.ll 2>&1 | FileCheck %s --check-prefix=GLOBAL
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/generic.ll 2>&1 | FileCheck %s --check-prefix=GENERIC
@@ -11,6 +12,7 @@
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/overaligned.ll 2>&1 | FileCheck %s --check-prefix=OVERALIGN
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/nonvoid.ll 2>&1 | FileCheck %s --check-prefix=NONVOID
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/invoke.ll 2>&1 | FileCheck %s --check-prefix=INVOKE
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/scalable.ll 2>&1 | FileCheck %s --check-prefix=SCALABLE
 
 ; GLOBAL: error: atoll-mem: refused in 'module_global': access to module-scope storage 'counter' (writable module globals are refused; run promote-ptx-constant-globals): store i32 1, ptr addrspace(1) @counter, align 4
 ; GENERIC: error: atoll-mem: refused in 'generic_global': access to module-scope storage 'state' (writable module globals are refused; run promote-ptx-constant-globals): %v = load i32, ptr %p, align 4
@@ -20,6 +22,7 @@
 ; OVERALIGN: error: atoll-mem: refused in 'over_aligned': alignment above 256 bytes is not supported: %v = load i32, ptr %p, align 512
 ; NONVOID: error: atoll-mem: refused in 'returns_value': kernel does not return void
 ; INVOKE: error: atoll-mem: refused in 'invokes': invoke/callbr is not supported: invoke void @may_throw()
+; SCALABLE: error: atoll-mem: refused in 'scalable': memory access of an unsupported form: %v = load <vscale x 4 x i32>, ptr %p, align 16
 
 ;--- global.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -101,5 +104,14 @@ ok:
   ret void
 lp:
   %x = landingpad { ptr, i32 } cleanup
+  ret void
+}
+
+;--- scalable.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @scalable(ptr %p, ptr %q) {
+  %v = load <vscale x 4 x i32>, ptr %p, align 16
+  store <vscale x 4 x i32> %v, ptr %q, align 16
   ret void
 }
