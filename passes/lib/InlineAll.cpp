@@ -51,6 +51,9 @@ static Function *findRecursion(Function *Root) {
   return nullptr;
 }
 
+/// Instructions a kernel may have after inlining (about 50 MB of IR).
+constexpr uint64_t MaxKernelInstructions = 500000;
+
 bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Refuse) {
   bool OK = true;
   for (Function *K : Kernels)
@@ -71,6 +74,7 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
   for (Function *K : Kernels) {
     bool Changed = true;
     unsigned Rounds = 0;
+    uint64_t Size = K->getInstructionCount();
     while (Changed && Rounds++ < 10000) {
       Changed = false;
       SmallVector<CallBase *, 16> Calls;
@@ -82,6 +86,16 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
       for (CallBase *CB : Calls) {
         if (isa<InvokeInst>(CB) || isa<CallBrInst>(CB)) {
           Refuse(*K, CB, StateSpace::Unknown, AccessKind::Call, "invoke/callbr is not supported");
+          return false;
+        }
+        // Inlining everything can grow a kernel exponentially (f calls g twice,
+        // g calls h twice, ...): past a budget the module is refused instead of
+        // exhausting the toolchain's time and memory.
+        Size += CB->getCalledFunction()->getInstructionCount();
+        if (Size > MaxKernelInstructions) {
+          Refuse(*K, CB, StateSpace::Unknown, AccessKind::Call,
+                 "kernel exceeds " + Twine(MaxKernelInstructions) +
+                     " instructions once its device functions are inlined");
           return false;
         }
         InlineFunctionInfo IFI;
