@@ -1,0 +1,1029 @@
+// The table of attacks and benign controls (see Catalog.h). Kernel sources are in
+// kernels/<module>.cu or .ll; every argument list below matches the kernel's
+// parameters in order (the offline mode checks this against the compiled
+// signatures, so a wrong row fails CI, not the GPU run).
+#include "Catalog.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace AtollAttacks {
+
+// --- ArgSpec helpers --------------------------------------------------------------------
+
+static ArgSpec make(ArgSpec::Kind k, uint32_t index = 0, int64_t offset = 0) {
+  ArgSpec a;
+  a.kind = k;
+  a.index = index;
+  a.offset = offset;
+  return a;
+}
+ArgSpec atkA(int64_t offset) { return make(ArgSpec::Kind::AtkBuf, 0, offset); }
+ArgSpec atkB(int64_t offset) { return make(ArgSpec::Kind::AtkBuf, 1, offset); }
+ArgSpec atkTail() { return make(ArgSpec::Kind::AtkTail); }
+ArgSpec atkTailWords(int64_t plus) { return make(ArgSpec::Kind::AtkTailWords, 0, plus); }
+ArgSpec arenaWords() { return make(ArgSpec::Kind::ArenaWords); }
+ArgSpec victimAddr(int64_t offset) { return make(ArgSpec::Kind::VictimAddr, 0, offset); }
+ArgSpec victimDelta(uint32_t b) { return make(ArgSpec::Kind::VictimDelta, b); }
+ArgSpec victimXor(uint32_t b) { return make(ArgSpec::Kind::VictimXor, b); }
+ArgSpec ctl(uint32_t index, int64_t offset) { return make(ArgSpec::Kind::CtlBuf, index, offset); }
+static ArgSpec intArg(uint32_t size, uint64_t bits) {
+  ArgSpec a = make(ArgSpec::Kind::Int);
+  a.size = size;
+  a.bits = bits;
+  return a;
+}
+ArgSpec u32(uint32_t v) { return intArg(4, v); }
+ArgSpec i32(int32_t v) { return intArg(4, uint32_t(v)); }
+ArgSpec u64(uint64_t v) { return intArg(8, v); }
+ArgSpec i64(int64_t v) { return intArg(8, uint64_t(v)); }
+ArgSpec f32(float v) {
+  ArgSpec a = make(ArgSpec::Kind::Float);
+  a.size = 4;
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  a.bits = bits;
+  return a;
+}
+ArgSpec null() { return make(ArgSpec::Kind::Null); }
+
+std::string ArgSpec::describe() const {
+  char buf[96];
+  auto off = [&](const std::string &base) {
+    if (offset == 0)
+      return base;
+    return base + (offset > 0 ? "+" : "") + std::to_string(offset);
+  };
+  switch (kind) {
+  case Kind::AtkBuf: return off(index == 0 ? "A" : index == 1 ? "B" : "buf?");
+  case Kind::AtkTail: return "tail";
+  case Kind::AtkTailWords: return off("u32 tailWords");
+  case Kind::ArenaWords: return "u64 arenaWords";
+  case Kind::VictimAddr: return off("u64 victim");
+  case Kind::VictimDelta: return std::string("i64 victim-") + (index == 0 ? "A" : "B");
+  case Kind::VictimXor: return std::string("u64 victim^") + (index == 0 ? "A" : "B");
+  case Kind::CtlBuf: return off("buf" + std::to_string(index));
+  case Kind::Int:
+    std::snprintf(buf, sizeof buf, "%s 0x%llx", size == 8 ? "u64" : "u32",
+                  (unsigned long long)bits);
+    return buf;
+  case Kind::Float: {
+    float f;
+    uint32_t b = uint32_t(bits);
+    std::memcpy(&f, &b, 4);
+    std::snprintf(buf, sizeof buf, "f32 %g", double(f));
+    return buf;
+  }
+  case Kind::Bytes:
+    std::snprintf(buf, sizeof buf, "byval %u bytes", size);
+    return buf;
+  case Kind::Null: return "null";
+  }
+  return "?";
+}
+
+std::string_view toString(Expect e) { return e == Expect::Refused ? "refused" : "contained"; }
+std::string_view toString(Role r) {
+  switch (r) {
+  case Role::Attacker: return "attacker";
+  case Role::Victim: return "victim";
+  case Role::Previous: return "previous";
+  }
+  return "?";
+}
+
+// --- host mirrors of kernel structs -----------------------------------------------------
+
+namespace {
+
+struct Small { // constparam.cu
+  uint32_t v[4];
+};
+struct Affine { // controls.cu
+  uint32_t scale;
+  uint32_t n;
+  uint32_t bias[4];
+  uint64_t tag;
+};
+static_assert(sizeof(Small) == 16 && sizeof(Affine) == 32, "layout of the kernels' structs");
+
+constexpr uint32_t kB = 1; // attacker buffer B (outputs)
+
+Launch L(std::string kernel, std::vector<ArgSpec> args, Atoll::Dim3 grid = {1},
+         Atoll::Dim3 block = {64}, uint32_t dyn = 0, Role role = Role::Attacker) {
+  Launch l;
+  l.role = role;
+  l.kernel = std::move(kernel);
+  l.grid = grid;
+  l.block = block;
+  l.dynamicSharedBytes = dyn;
+  l.args = std::move(args);
+  return l;
+}
+
+Attack contained(std::string name, std::string category, std::string module,
+                 std::string description, std::vector<Launch> launches) {
+  Attack a;
+  a.name = std::move(name);
+  a.category = std::move(category);
+  a.module = std::move(module);
+  a.description = std::move(description);
+  a.expect = Expect::Contained;
+  a.launches = std::move(launches);
+  return a;
+}
+
+/// One kernel of the same name as the attack.
+Attack contained1(std::string name, std::string category, std::string module,
+                  std::string description, std::vector<ArgSpec> args, Atoll::Dim3 grid = {1},
+                  Atoll::Dim3 block = {64}, uint32_t dyn = 0) {
+  std::string kernel = name;
+  return contained(std::move(name), std::move(category), std::move(module),
+                   std::move(description), {L(kernel, std::move(args), grid, block, dyn)});
+}
+
+Attack refused(std::string name, std::string category, std::string module,
+               std::string description, std::string reason) {
+  Attack a;
+  a.name = std::move(name);
+  a.category = std::move(category);
+  a.module = std::move(module);
+  a.description = std::move(description);
+  a.expect = Expect::Refused;
+  a.reason = std::move(reason);
+  return a;
+}
+
+Check allZero(uint64_t bytes) {
+  Check c;
+  c.kind = Check::Kind::AllZero;
+  c.buffer = kB;
+  c.bytes = bytes;
+  return c;
+}
+Check wordEquals(uint32_t word, uint32_t value) {
+  Check c;
+  c.kind = Check::Kind::WordEquals;
+  c.buffer = kB;
+  c.word = word;
+  c.value = value;
+  return c;
+}
+
+std::vector<Attack> buildAttacks() {
+  std::vector<Attack> v;
+  auto add = [&](Attack a) -> Attack & {
+    v.push_back(std::move(a));
+    return v.back();
+  };
+  const uint32_t P = kPoison;
+
+  // --- oob: out-of-bounds global accesses ----------------------------------------------
+  add(contained1("oob_read_small", "oob", "oob",
+                 "read the 64 words just past the arena's last buffer (crosses the arena end)",
+                 {atkTail(), atkB(), atkTailWords()}));
+  add(contained1("oob_write_small", "oob", "oob",
+                 "write the 64 words just past the arena's last buffer",
+                 {atkTail(), atkTailWords(), u32(P)}));
+  add(contained1("oob_read_huge", "oob", "oob", "read 1 TiB past a buffer",
+                 {atkA(), atkB(), u64(1ull << 38)}));
+  add(contained1("oob_write_huge", "oob", "oob", "write 1 TiB past a buffer",
+                 {atkA(), u64(1ull << 38), u32(P)}));
+  add(contained("oob_write_huge_max", "oob", "oob",
+                "write at word index 2^62 - 64 (the byte offset wraps past 2^64)",
+                {L("oob_write_huge", {atkA(), u64((1ull << 62) - 64), u32(P)})}));
+  add(contained1("oob_read_negative", "oob", "oob", "read 32 GiB before a buffer",
+                 {atkA(), atkB(), i64(-(1ll << 33))}));
+  add(contained1("oob_write_negative", "oob", "oob",
+                 "write the 64 words before the arena's first buffer",
+                 {atkA(), i64(-64), u32(P)}));
+  add(contained1("oob_write_wrap64", "oob", "oob",
+                 "write at p + (2^64 - 4096): 64-bit wrap-around to 4 KiB below p",
+                 {atkA(), u64(0ull - 4096), u32(P)}));
+  add(contained1("oob_read_wrap64", "oob", "oob", "read at p + (2^64 - 4096)",
+                 {atkA(), atkB(), u64(0ull - 4096)}));
+  add(contained1("oob_write_victim_delta", "oob", "oob",
+                 "write at p + (victim - p): exactly the victim's secret data when unhardened",
+                 {atkA(), victimDelta(0), u32(P)}, {1}, {256}));
+  add(contained1("oob_read_victim_delta", "oob", "oob",
+                 "read at p + (victim - p) into the attacker's output",
+                 {atkA(), atkB(), victimDelta(0)}, {1}, {256}));
+
+  // --- forged: the victim's real device address as an integer ----------------------------
+  add(contained1("forge_write", "forged", "forge",
+                 "store through the victim's device address passed as a u64",
+                 {victimAddr(), u32(P)}, {1}, {256}));
+  add(contained1("forge_read", "forged", "forge", "load through the victim's device address",
+                 {victimAddr(), atkB()}, {1}, {256}));
+  add(contained1("forge_spray_write", "forged", "forge",
+                 "1024 threads store at victim - 2 MiB + t * 4 KiB (the whole neighbourhood)",
+                 {victimAddr(), u32(P)}, {4}, {256}));
+  add(contained1("forge_spray_read", "forged", "forge",
+                 "1024 threads load at victim - 2 MiB + t * 4 KiB", {victimAddr(), atkB()},
+                 {4}, {256}));
+  add(contained1("forge_write_u64", "forged", "forge", "64-bit stores through the victim address",
+                 {victimAddr(), u64(kPoison64)}, {1}, {128}));
+  add(contained("forge_null_write", "forged", "forge", "store through address 0 (+4 t)",
+                {L("forge_write", {u64(0), u32(P)}, {1}, {64})}));
+  add(contained1("forge_global_as", "forged", "forge_as",
+                 "store through a forged pointer typed in the global address space (IR)",
+                 {victimAddr(), u32(P)}));
+  add(contained1("forge_shared_as", "forged", "forge_as",
+                 "store/load through a forged shared-space pointer 0x7fff0 (IR)",
+                 {u64(0x7FFF0), u32(P), atkB()}));
+  add(contained("forge_shared_as_huge", "forged", "forge_as",
+                "store/load through a forged shared-space pointer 2^40 (IR)",
+                {L("forge_shared_as", {u64(1ull << 40), u32(P), atkB()})}));
+  add(contained1("ldu_foreign", "forged", "forge_as",
+                 "ldu (load uniform) intrinsic on the victim's address (IR)",
+                 {victimAddr(), atkB()}));
+  add(refused("shared_space_param", "forged", "refuse_shared_space_param",
+              "a kernel pointer parameter typed shared (addrspace 3), which would receive a "
+              "global buffer address (IR)",
+              "kernel parameter 0 is a pointer into address space 3"));
+
+  // --- launder: hiding the pointer's origin from the compiler ------------------------------
+  add(contained1("launder_memory_write", "launder", "launder",
+                 "store the victim pointer in memory, reload it (volatile), store through it",
+                 {atkA(), victimAddr(), u32(P)}, {1}, {128}));
+  add(contained1("launder_memory_read", "launder", "launder",
+                 "the same, loading the victim's data", {atkA(), victimAddr(), atkB()}, {1},
+                 {128}));
+  add(contained1("launder_intarith_write", "launder", "launder",
+                 "rebuild the victim pointer as (address of A) ^ key",
+                 {atkA(), victimXor(0), u32(P)}, {1}, {128}));
+  add(contained1("launder_intarith_read", "launder", "launder",
+                 "the same, loading the victim's data", {atkA(), victimXor(0), atkB()}, {1},
+                 {128}));
+  add(contained1("launder_select_write", "launder", "launder",
+                 "select between an own buffer and the victim pointer per thread",
+                 {atkA(), victimAddr(), u32(1), u32(P)}, {1}, {128}));
+  add(contained1("launder_phi_write", "launder", "launder",
+                 "a loop phi that ends on the victim pointer",
+                 {atkA(), victimAddr(), u32(5), u32(P)}, {1}, {64}));
+  add(contained1("launder_shared_slot", "launder", "launder",
+                 "the victim pointer passed through a __shared__ slot", {victimAddr(), u32(P)},
+                 {1}, {128}));
+  add(contained1("launder_local_slot", "launder", "launder",
+                 "the victim pointer passed through a local (stack) array",
+                 {victimAddr(), u32(2), u32(P)}));
+
+  // --- generic: pointers mixing state spaces -----------------------------------------------
+  add(contained1("generic_mix_write", "generic", "generic",
+                 "one generic pointer per thread into shared, local or global, indexed 2^24 out",
+                 {atkA(), atkB(), u32(1u << 24), u32(P)}, {1}, {96}));
+  add(contained1("generic_mix_read", "generic", "generic",
+                 "the same, reading", {atkA(), atkB(), u32(1u << 24)}, {1}, {96}));
+  add(contained1("generic_shared_escape", "generic", "generic",
+                 "a shared pointer stored to global memory and reloaded, indexed 2^22 out "
+                 "(run-time space test keeps it in the shared window)",
+                 {atkA(), atkB(), u32(1u << 22), u32(P)}, {2}, {64}));
+  add(contained1("generic_local_escape", "generic", "generic",
+                 "a local pointer stored to global memory and reloaded, indexed 2^20 out",
+                 {atkA(), atkB(), u32(1u << 20), u32(P)}))
+      .note = "the laundered stack pointer is redirected into the arena: safe, but the tenant "
+              "reads its own arena instead of its stack (docs/security-model.md)";
+  add(contained1("generic_shared_offset", "generic", "generic",
+                 "generic address of a shared array + 1 MiB", {atkB(), u64(1ull << 20), u32(P)}));
+
+  // --- misaligned ---------------------------------------------------------------------------
+  add(contained1("misaligned_u32_write", "misaligned", "misaligned",
+                 "u32 stores at odd addresses (p + 1 + 8 t)", {atkA(), u32(1), u32(P)}));
+  add(contained1("misaligned_u32_read", "misaligned", "misaligned",
+                 "u32 loads at p + 3 + 8 t", {atkA(), atkB(), u32(3)}));
+  add(contained1("misaligned_float4_read", "misaligned", "misaligned",
+                 "float4 loads at p + 4 + 32 t (16-byte vector, 4-byte aligned)",
+                 {atkA(), atkB(), u32(4)}));
+  add(contained1("misaligned_float4_write", "misaligned", "misaligned",
+                 "float4 stores at p + 8 + 32 t", {atkA(), u32(8), f32(1.5f)}));
+  add(contained1("misaligned_u64_victim", "misaligned", "misaligned",
+                 "u64 stores at victim + 1 + 16 t", {victimAddr(), u64(kPoison64)}));
+  add(contained1("misaligned_shared_u64", "misaligned", "misaligned",
+                 "u64 stores into shared memory at byte offset 3 + 8 t", {u32(3), atkB()}));
+  add(contained1("misaligned_local_double", "misaligned", "misaligned",
+                 "a double stored into a stack array at byte offset 5", {u32(5), atkB()}));
+
+  // --- atomics ------------------------------------------------------------------------------
+  add(contained1("atomic_add_foreign", "atomics", "atomics", "atomicAdd on the victim's words",
+                 {victimAddr(), u32(1), atkB()}, {1}, {256}));
+  add(contained1("atomic_cas_foreign", "atomics", "atomics",
+                 "atomicCAS on the victim's words, expecting their real values",
+                 {victimAddr(), u32(secretWord(0)), u32(P), atkB()}, {1}, {256}));
+  add(contained1("atomic_exch_foreign", "atomics", "atomics", "atomicExch on the victim's words",
+                 {victimAddr(), u32(P), atkB()}, {1}, {256}));
+  add(contained1("atomic_add_block_foreign", "atomics", "atomics",
+                 "atomicAdd_block (.cta scope) on the victim's words",
+                 {victimAddr(), u32(1), atkB()}, {1}, {256}));
+  add(contained1("atomic_add_system_foreign", "atomics", "atomics",
+                 "atomicAdd_system (.sys scope) on the victim's words",
+                 {victimAddr(), u32(1), atkB()}, {1}, {256}));
+  add(contained1("atomic_cas_system_u64_foreign", "atomics", "atomics",
+                 "64-bit atomicCAS_system on the victim's words",
+                 {victimAddr(), u64(kPoison64), atkB()}, {1}, {128}));
+  add(contained1("atomic_or_u64_foreign", "atomics", "atomics", "64-bit atomicOr on the victim",
+                 {victimAddr(), u64(kPoison64), atkB()}, {1}, {128}));
+  add(contained1("atomic_max_foreign", "atomics", "atomics", "atomicMax(0xffffffff) on the victim",
+                 {victimAddr(), atkB()}, {1}, {256}));
+  add(contained1("atomic_float_add_foreign", "atomics", "atomics",
+                 "float atomicAdd on the victim's words", {victimAddr(), f32(1.0f), atkB()},
+                 {1}, {256}));
+  add(contained1("atomic_inc_foreign", "atomics", "atomics", "atomicInc on the victim's words",
+                 {victimAddr(), atkB()}, {1}, {256}));
+  add(contained1("atomic_misaligned", "atomics", "atomics",
+                 "atomicAdd on a u32 at p + 2 + 8 t (misaligned)", {atkA(), u32(2), atkB()}));
+  add(contained1("atomic_misaligned_u64", "atomics", "atomics",
+                 "64-bit atomicAdd at victim + 4 + 16 t (misaligned and foreign)",
+                 {victimAddr(), atkB()}));
+  add(contained1("atomic_shared_oob", "atomics", "atomics",
+                 "shared atomicAdd/atomicCAS 2^26 words past a 64-word array",
+                 {u32(1u << 26), atkB()}));
+
+  // --- memops: memcpy/memset/memmove ---------------------------------------------------------
+  add(contained1("memset_huge", "memops", "memops", "memset 1 TiB from an own buffer",
+                 {atkA(), u64(1ull << 40), u32(0xAB)}, {1}, {1}));
+  add(contained1("memset_foreign", "memops", "memops", "memset 1 MiB at the victim's address",
+                 {victimAddr(), u64(1ull << 20), u32(0xAB)}, {1}, {1}));
+  add(contained1("memcpy_huge", "memops", "memops", "memcpy 1 TiB between own buffers",
+                 {atkB(), atkA(), u64(1ull << 40)}, {1}, {1}));
+  add(contained1("memcpy_foreign_dst", "memops", "memops",
+                 "memcpy 64 KiB to the victim's address", {victimAddr(), atkA(), u64(65536)},
+                 {1}, {1}));
+  add(contained1("memcpy_foreign_src", "memops", "memops",
+                 "memcpy 64 KiB from the victim's address into the attacker's output",
+                 {atkB(), victimAddr(), u64(65536)}, {1}, {1}));
+  add(contained1("memmove_huge", "memops", "memops", "memmove 8 GiB (overlapping, +4 KiB)",
+                 {atkA(), u64(4096), u64(1ull << 33)}, {1}, {1}));
+  add(contained1("memset_shared_huge", "memops", "memops",
+                 "memset 1 MiB into a 256-byte shared array", {u64(1ull << 20), u32(0x5A), atkB()}));
+  add(contained1("memcpy_to_shared_huge", "memops", "memops",
+                 "memcpy 1 MiB into a 256-byte shared array", {atkA(), u64(1ull << 20), atkB()}));
+  add(contained1("memset_local_huge", "memops", "memops",
+                 "memset 1 MiB into a 64-byte stack array", {u64(1ull << 20), u32(0x77), atkB()}));
+  add(contained1("memcpy_const_huge", "memops", "memops",
+                 "memcpy with a constant 8 MiB length (longer than the arena)", {atkB(), atkA()},
+                 {1}, {1}));
+  add(contained1("memset_const_shared", "memops", "memops",
+                 "memset with a constant 64 KiB length into a 256-byte shared array",
+                 {u32(0x33), atkB()}));
+
+  // --- shared memory --------------------------------------------------------------------------
+  add(contained1("shared_static_oob_write", "shared", "shared",
+                 "store 2^20 words past a 64-word static shared array",
+                 {u32(1u << 20), u32(P), atkB()}));
+  add(contained1("shared_static_oob_read", "shared", "shared",
+                 "load 2^20 words past a static shared array", {u32(1u << 20), atkB()}));
+  add(contained1("shared_negative", "shared", "shared", "store/load 100000 words before it",
+                 {i32(-100000), u32(P), atkB()}));
+  add(contained1("shared_dynamic_oob_write", "shared", "shared",
+                 "store 2^20 words past 1 KiB of dynamic shared memory",
+                 {u32(1u << 20), u32(P), atkB()}, {1}, {64}, 1024));
+  add(contained1("shared_dynamic_oob_read", "shared", "shared",
+                 "load 2^20 words past 1 KiB of dynamic shared memory", {u32(1u << 20), atkB()},
+                 {1}, {64}, 1024));
+  add(contained("shared_dynamic_none", "shared", "shared",
+                "use extern __shared__ memory launched with 0 dynamic bytes",
+                {L("shared_dynamic_oob_write", {u32(0), u32(P), atkB()}, {1}, {64}, 0)}));
+  add(contained("shared_window_edge_max", "shared", "shared",
+                "u64 stores across the end of 220 KiB of dynamic shared memory (opt-in size)",
+                {L("shared_window_edge", {u32(225280 / 8 - 16), atkB()}, {1}, {64}, 225280)}));
+  add(contained("shared_window_edge_far", "shared", "shared",
+                "u64 stores 2^28 entries into 32 KiB of dynamic shared memory",
+                {L("shared_window_edge", {u32(1u << 28), atkB()}, {2}, {64}, 32768)}));
+
+  // --- local (stack) arrays --------------------------------------------------------------------
+  add(contained1("local_oob_write", "local", "local", "store 2^20 words past a 16-word stack array",
+                 {u32(1u << 20), u32(P), atkB()}));
+  add(contained1("local_oob_read", "local", "local", "load 100000 words past a stack array",
+                 {u32(100000), atkB()}));
+  add(contained1("local_negative", "local", "local", "store 4096 words before a stack array",
+                 {i32(-4096), u32(P), atkB()}));
+  add(contained1("local_2d_oob", "local", "local", "m[3][1000] on an 8x8 stack matrix",
+                 {u32(3), u32(1000), u32(P), atkB()}));
+
+  // --- constant and parameter space --------------------------------------------------------------
+  {
+    Attack &a = add(contained1("constant_overread", "constparam", "constparam",
+                               "read a 16-entry __constant__ table at index 2^14 + t",
+                               {u32(1u << 14), atkB()}));
+    a.checks.push_back(wordEquals(0, 16));
+    a.checks.back().informational = true;
+    a.note = "clamped to the table's last entry (16)";
+  }
+  add(contained1("constant_negative", "constparam", "constparam",
+                 "read a __constant__ table at index -1000 + t", {i32(-1000), atkB()}));
+  add(contained1("device_table_overread", "constparam", "constparam",
+                 "overread a read-only __device__ table (promoted to constant memory)",
+                 {u32(5000), atkB()}));
+  add(contained1("string_overread", "constparam", "constparam",
+                 "read a string literal at index 2^32", {u64(1ull << 32), atkB()}));
+  add(contained1("byval_overread", "constparam", "constparam",
+                 "read a 16-byte byval struct parameter at word 1000 + t",
+                 {byval(Small{{1, 2, 3, 4}}), u32(1000), atkB()}));
+  add(contained1("byval_write_oob", "constparam", "constparam",
+                 "write a byval struct parameter at word 1000",
+                 {byval(Small{{1, 2, 3, 4}}), u32(1000), u32(P), atkB()}));
+
+  // --- __ldg, volatile, cp.async ---------------------------------------------------------------
+  add(contained1("ldg_foreign", "cache", "cachevol", "__ldg (ld.global.nc) of the victim's words",
+                 {victimAddr(), atkB()}, {1}, {256}));
+  add(contained1("ldg_float4_foreign", "cache", "cachevol", "__ldg of float4s at the victim",
+                 {victimAddr(), atkB()}));
+  add(contained1("ldg_oob", "cache", "cachevol", "__ldg 256 GiB past a buffer",
+                 {atkA(), u64(1ull << 36), atkB()}));
+  add(contained1("volatile_foreign_write", "cache", "cachevol",
+                 "volatile stores to the victim's words", {victimAddr(), u32(P)}, {1}, {256}));
+  add(contained1("volatile_foreign_read", "cache", "cachevol",
+                 "volatile loads of the victim's words", {victimAddr(), atkB()}, {1}, {256}));
+  add(contained1("cp_async_ca_foreign", "cache", "cp_async",
+                 "cp.async.ca 16-byte copies from the victim into shared memory (IR)",
+                 {victimAddr(), atkB()}));
+  add(contained1("cp_async_cg_foreign", "cache", "cp_async",
+                 "cp.async.cg copies from the victim (IR)", {victimAddr(), atkB()}));
+  add(contained1("cp_async_shared_oob", "cache", "cp_async",
+                 "cp.async into shared memory 16 MiB past the tile (IR)",
+                 {atkA(), u64(1ull << 24), atkB()}));
+  add(contained1("cp_async_misaligned", "cache", "cp_async",
+                 "cp.async from victim + 4 to tile + 8 (both misaligned for 16 bytes) (IR)",
+                 {victimAddr(), atkB()}));
+
+  // --- inline assembly -----------------------------------------------------------------------
+  {
+    Attack &a = add(contained1("asm_register_only", "asm", "asm_ok",
+                               "register-only asm (mul/add in a scope, mov %smid): allowed",
+                               {atkB(), u32(7)}));
+    a.checks.push_back(wordEquals(5, 7 * 3 + 5)); // out[t] = x * 3 + t
+  }
+  add(refused("asm_ld_global", "asm", "refuse_asm_ld_global", "ld.global in inline asm",
+              "is not register-only"));
+  add(refused("asm_st_global", "asm", "refuse_asm_st_global", "st.global in inline asm",
+              "is not register-only"));
+  add(refused("asm_hidden_store", "asm", "refuse_asm_hidden_store",
+              "a guarded st.u32 after register-only statements in one asm string",
+              "'st.u32' is not register-only"));
+  add(refused("asm_brace_smuggle", "asm", "refuse_asm_brace_smuggle",
+              "ld.global between two register scopes on one line ('}{')",
+              "is not register-only"));
+  add(refused("asm_memory_operand", "asm", "refuse_asm_memory_operand",
+              "inline asm with an \"=*m\" memory operand (IR)", "memory operand"));
+  add(refused("asm_cvta", "asm", "refuse_asm_cvta", "cvta.to.global in inline asm",
+              "'cvta.to.global.u64' is not register-only"));
+  add(refused("asm_trap", "asm", "refuse_asm_trap", "trap in inline asm",
+              "'trap' is not register-only"));
+  add(refused("asm_brkpt", "asm", "refuse_asm_brkpt", "brkpt in inline asm",
+              "'brkpt' is not register-only"));
+
+  // --- faults: traps, asserts, UB --------------------------------------------------------------
+  add(refused("trap_on_value", "fault", "refuse_trap", "__trap() on a tenant-chosen value",
+              "trap: a trap faults the shared CUDA context"));
+  add(refused("builtin_trap", "fault", "refuse_builtin_trap", "__builtin_trap()",
+              "trap: a trap faults the shared CUDA context"));
+  add(refused("assert_fails", "fault", "refuse_assert", "assert() (calls __assertfail)",
+              "assert: __assertfail traps"));
+  add(contained1("unreachable_path", "fault", "asm_ok",
+                 "__builtin_unreachable() on the path the tenant takes (x == 42)",
+                 {u32(42), atkB()}))
+      .note = "`unreachable` becomes an early return instead of a PTX trap";
+  add(contained1("int_div_zero", "fault", "asm_ok", "integer division and remainder by zero",
+                 {u32(10), u32(0), atkB()}));
+  add(refused("nonvoid_kernel", "fault", "refuse_nonvoid_kernel",
+              "a kernel that returns a value (IR)", "kernel does not return void"));
+  add(refused("prehardened", "fault", "refuse_prehardened",
+              "a module that claims the atoll-hardened attribute already (IR)",
+              "kernel is already hardened"));
+
+  // --- calls -------------------------------------------------------------------------------------
+  add(refused("indirect_call", "calls", "refuse_indirect_call",
+              "call through a table of function pointers", "indirect call"));
+  add(refused("recursion", "calls", "refuse_recursion", "recursive fib()", "recursion through"));
+  add(refused("device_malloc", "calls", "refuse_malloc", "device-side malloc/free",
+              "device heap allocation (malloc/free) is not supported"));
+  add(refused("device_printf", "calls", "refuse_printf", "device-side printf",
+              "printf is not supported"));
+  add(refused("dynamic_alloca", "calls", "refuse_dynamic_alloca",
+              "alloca with a run-time size", "dynamic stack allocation"));
+
+  // --- module globals -------------------------------------------------------------------------
+  add(refused("device_global_atomic", "globals", "refuse_device_global_atomic",
+              "atomicAdd on a writable __device__ counter (a cross-tenant channel)",
+              "writable module-scope storage"));
+  add(refused("device_global_store", "globals", "refuse_device_global_store",
+              "store into a writable __device__ array", "writable module-scope storage"));
+  add(refused("device_global_via_table", "globals", "refuse_device_global_table",
+              "write a __device__ global reached through a pointer table",
+              "writable module-scope storage"));
+  {
+    Attack &a = add(refused("constant_write", "globals", "refuse_constant_write",
+                            "store into a __constant__ table through a generic pointer (IR, -O0)",
+                            "write to read-only constant memory"));
+    a.optLevel = 0;
+  }
+  add(contained("constant_write_o2", "globals", "refuse_constant_write",
+                "the same store at -O2",
+                {L("constant_write", {u32(3), u32(P), atkB()}, {1}, {1})}))
+      .note = "at -O2 LLVM deletes a store to constant memory as undefined behaviour";
+
+  // --- state spaces the hardening cannot bound ---------------------------------------------------
+  add(refused("forge_local_as", "space", "refuse_forge_local",
+              "a local-space pointer forged from an integer (IR)",
+              "local memory whose object cannot be determined"));
+  add(refused("forge_const_as", "space", "refuse_forge_const",
+              "a constant-space pointer forged from an integer (IR)",
+              "constant memory whose object cannot be determined"));
+  add(refused("local_two_objects", "space", "refuse_local_phi_objects",
+              "a stack pointer that may point into either of two arrays",
+              "object cannot be determined"));
+  add(refused("atomic_local", "space", "refuse_atomic_local", "atomicAdd on a stack array",
+              "atomic on local memory"));
+  {
+    Attack &a = add(refused("forge_cluster_as", "space", "refuse_forge_cluster_as",
+                            "a pointer forged in address space 7 (shared::cluster) (IR)",
+                            "refused"));
+    a.xfail = "atoll-mem builds invalid IR for pointers in address spaces it does not model "
+              "(2, 6, 7, 8, ...): the toolchain reports CompileError 'the hardened module is "
+              "invalid (a bug in the AToLL passes)' instead of a refusal (never loads: safe)";
+  }
+
+  // --- features not supported yet -------------------------------------------------------------
+  add(refused("dsm_mapa", "unsupported", "refuse_mapa",
+              "distributed shared memory: mapa into another CTA (IR)", "is not supported yet"));
+  add(refused("mbarrier_init", "unsupported", "refuse_mbarrier", "mbarrier in shared memory (IR)",
+              "is not supported yet"));
+  add(refused("texture_query", "unsupported", "refuse_texture", "texture query (IR)",
+              "texture/surface access is not supported"));
+  add(refused("masked_gather", "unsupported", "refuse_gather",
+              "masked gather through a vector of forged pointers (IR)", "gather/scatter"));
+  add(refused("huge_access", "unsupported", "refuse_huge_access",
+              "one 8 KiB vector load/store (IR)", "is too large"));
+
+  // --- loops ------------------------------------------------------------------------------------
+  add(contained1("grid_stride_runoff", "loops", "loops",
+                 "grid-stride store loop over 2^24 words (16x the arena)",
+                 {atkA(), u64(1ull << 24), u32(P)}, {66}, {256}));
+  add(contained1("grid_stride_runoff_read", "loops", "loops",
+                 "grid-stride load loop over 2^24 words", {atkA(), u64(1ull << 24), atkB()},
+                 {66}, {256}));
+  add(contained1("index32_overflow_signed", "loops", "loops",
+                 "i32 index (gtid * 0x9e3779b1) wraps negative, then sign-extends",
+                 {atkA(), u32(0x9E3779B1u), u32(P)}, {16}, {256}));
+  add(contained1("index32_overflow_unsigned", "loops", "loops",
+                 "u32 index (gtid * 0x01000193) wraps (up to 16 GiB past p)",
+                 {atkA(), u32(0x01000193u), u32(P)}, {16}, {256}));
+
+  // --- timeouts -----------------------------------------------------------------------------------
+  {
+    Attack &a = add(contained("spin_timeout", "timeout", "timeout",
+                              "spin 3 s on %globaltimer; the pipeline's timeout is 500 ms",
+                              {L("spin_bounded", {u64(3000000000ull), atkB()}, {1}, {32})}));
+    a.timeoutMs = 500;
+    a.note = "synchronize() must return Timeout after ~500 ms, the victim must stay healthy "
+             "meanwhile, the destroyed pipeline's arena is quarantined and drains once the "
+             "kernel ends (timeouts are cooperative: the kernel keeps its SM until then)";
+  }
+  {
+    Attack &a = add(contained("spin_forever", "timeout", "timeout",
+                              "a kernel that never ends (waits on a flag nobody sets)",
+                              {L("spin_forever", {atkB()}, {1}, {32})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "runs only with --run-infinite: its kernel holds an SM until the process exits";
+  }
+
+  // --- residue ----------------------------------------------------------------------------------
+  const Atoll::Dim3 wide{264}, threads{256};
+  const uint64_t wideOut = 264ull * 256 * 4;
+  {
+    Attack &a = add(contained(
+        "residue_shared", "residue", "residue",
+        "the victim fills 46 KiB of static shared memory with secrets; the attacker's kernel "
+        "reads its uninitialised static shared memory",
+        {L("residue_writer_shared", {u32(0)}, wide, threads, 0, Role::Victim),
+         L("residue_probe_shared", {atkB()}, wide, threads)}));
+    a.checks.push_back(allZero(wideOut));
+  }
+  {
+    Attack &a = add(contained(
+        "residue_dynamic", "residue", "residue",
+        "the same with 96 KiB of dynamic shared memory",
+        {L("residue_writer_dynamic", {u32(7), u32(24576)}, wide, threads, 98304, Role::Victim),
+         L("residue_probe_dynamic", {u32(24576), atkB()}, wide, threads, 98304)}));
+    a.checks.push_back(allZero(wideOut));
+  }
+  {
+    Attack &a = add(contained(
+        "residue_local", "residue", "residue",
+        "the victim fills a 2 KiB stack array per thread with secrets; the attacker reads its "
+        "uninitialised stack array",
+        {L("residue_writer_local", {u32(3)}, wide, threads, 0, Role::Victim),
+         L("residue_probe_local", {atkB()}, wide, threads)}));
+    a.checks.push_back(allZero(wideOut));
+  }
+  {
+    const Atoll::Dim3 g{66};
+    Attack &a = add(contained(
+        "residue_arena", "residue", "residue",
+        "a tenant fills its whole arena with secrets and is destroyed; a new pipeline (its "
+        "arena recycled from the pool) reads its whole arena",
+        {L("residue_fill_arena", {atkA(), arenaWords()}, g, threads, 0, Role::Previous),
+         L("residue_probe_arena", {atkA(), arenaWords(), atkB()}, g, threads)}));
+    a.freshPipeline = true;
+    a.noInit = true;
+    a.checks.push_back(allZero(66ull * 256 * 4));
+  }
+  return v;
+}
+
+// --- controls ---------------------------------------------------------------------------------
+
+template <typename T> std::vector<T> as(const Bytes &b) {
+  std::vector<T> v(b.size() / sizeof(T));
+  std::memcpy(v.data(), b.data(), v.size() * sizeof(T));
+  return v;
+}
+
+std::string mismatch(const char *what, size_t i, double got, double want) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s[%zu] = %.9g, expected %.9g", what, i, got, want);
+  return buf;
+}
+std::string mismatchU(const char *what, size_t i, uint64_t got, uint64_t want) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s[%zu] = 0x%llx, expected 0x%llx", what, i,
+                (unsigned long long)got, (unsigned long long)want);
+  return buf;
+}
+
+constexpr uint32_t kMix[16] = {0x243F6A88u, 0x85A308D3u, 0x13198A2Eu, 0x03707344u,
+                               0xA4093822u, 0x299F31D0u, 0x082EFA98u, 0xEC4E6C89u,
+                               0x452821E6u, 0x38D01377u, 0xBE5466CFu, 0x34E90C6Cu,
+                               0xC0AC29B7u, 0xC97C50DDu, 0x3F84D5B5u, 0xB5470917u};
+constexpr uint32_t kRot[8] = {1, 5, 7, 11, 13, 17, 19, 23};
+
+CtlBuffer buf(uint64_t bytes, CtlBuffer::Init init = CtlBuffer::Init::Zero, uint32_t seed = 1,
+              uint32_t mask = 0xFFFFFFFFu) {
+  CtlBuffer b;
+  b.bytes = bytes;
+  b.init = init;
+  b.seed = seed;
+  b.mask = mask;
+  return b;
+}
+CtlBuffer fbuf(uint64_t bytes, uint32_t seed, float lo, float hi) {
+  CtlBuffer b = buf(bytes, CtlBuffer::Init::RandomF32, seed);
+  b.lo = lo;
+  b.hi = hi;
+  return b;
+}
+
+std::vector<Control> buildControls() {
+  using I = CtlBuffer::Init;
+  std::vector<Control> v;
+  auto add = [&](Control c) { v.push_back(std::move(c)); };
+
+  {
+    const uint32_t n = 65536;
+    Control c;
+    c.name = "ctl_vadd_u32";
+    c.description = "c = a + b (u32), also the victim's health check";
+    c.module = "controls";
+    c.kernel = "vadd_u32";
+    c.grid = {n / 256};
+    c.block = {256};
+    c.buffers = {buf(4 * n, I::RandomU32, 11), buf(4 * n, I::RandomU32, 12), buf(4 * n)};
+    c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto a = as<uint32_t>(in[0]), b = as<uint32_t>(in[1]), r = as<uint32_t>(out[2]);
+      for (uint32_t i = 0; i < n; ++i)
+        if (r[i] != a[i] + b[i])
+          return mismatchU("c", i, r[i], a[i] + b[i]);
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 65536;
+    Control c;
+    c.name = "ctl_vadd_f32";
+    c.description = "c = a + b (float, grid-stride), bit-exact";
+    c.module = "controls";
+    c.kernel = "vadd_f32";
+    c.grid = {64};
+    c.block = {256};
+    c.buffers = {fbuf(4 * n, 21, -1.0f, 1.0f), fbuf(4 * n, 22, -1.0f, 1.0f), buf(4 * n)};
+    c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto a = as<float>(in[0]), b = as<float>(in[1]), r = as<float>(out[2]);
+      for (uint32_t i = 0; i < n; ++i) {
+        volatile float want = a[i] + b[i];
+        if (std::memcmp(&r[i], (const void *)&want, 4) != 0)
+          return mismatch("c", i, r[i], want);
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 128;
+    Control c;
+    c.name = "ctl_matmul_tiled";
+    c.description = "128x128 int32 matrix multiply, 16x16 shared tiles and barriers";
+    c.module = "controls";
+    c.kernel = "matmul_tiled_i32";
+    c.grid = {n / 16, n / 16};
+    c.block = {16, 16};
+    c.buffers = {buf(4 * n * n, I::RandomU32, 31, 0xFF), buf(4 * n * n, I::RandomU32, 32, 0xFF),
+                 buf(4 * n * n)};
+    c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto A = as<int32_t>(in[0]), B = as<int32_t>(in[1]), C = as<int32_t>(out[2]);
+      for (uint32_t r = 0; r < n; ++r)
+        for (uint32_t col = 0; col < n; ++col) {
+          int32_t acc = 0;
+          for (uint32_t k = 0; k < n; ++k)
+            acc += A[r * n + k] * B[k * n + col];
+          if (C[r * n + col] != acc)
+            return mismatchU("C", r * n + col, uint32_t(C[r * n + col]), uint32_t(acc));
+        }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 1u << 20;
+    Control c;
+    c.name = "ctl_block_reduce";
+    c.description = "sum of 2^20 u32 (dynamic shared tree reduction + one atomicAdd per block)";
+    c.module = "controls";
+    c.kernel = "block_reduce_u32";
+    c.grid = {128};
+    c.block = {256};
+    c.dynamicSharedBytes = 256 * 4;
+    c.buffers = {buf(4ull * n, I::RandomU32, 41, 0xFFFF), buf(8)};
+    c.args = {ctl(0), u32(n), ctl(1)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<uint32_t>(in[0]);
+      uint64_t want = 0;
+      for (uint32_t i = 0; i < n; ++i)
+        want += x[i];
+      uint64_t got = as<uint64_t>(out[1])[0];
+      return got == want ? std::string() : mismatchU("sum", 0, got, want);
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t threads = 4096;
+    Control c;
+    c.name = "ctl_local_sort";
+    c.description = "per-thread insertion sort of 16 values in an in-bounds stack array";
+    c.module = "controls";
+    c.kernel = "local_sort16";
+    c.grid = {threads / 256};
+    c.block = {256};
+    c.buffers = {buf(64ull * threads, I::RandomU32, 51), buf(64ull * threads)};
+    c.args = {ctl(0), ctl(1), u32(threads)};
+    c.verify = [threads](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<uint32_t>(in[0]), r = as<uint32_t>(out[1]);
+      for (uint32_t t = 0; t < threads; ++t) {
+        std::sort(x.begin() + 16 * t, x.begin() + 16 * t + 16);
+        for (uint32_t i = 0; i < 16; ++i)
+          if (r[16 * t + i] != x[16 * t + i])
+            return mismatchU("out", 16 * t + i, r[16 * t + i], x[16 * t + i]);
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 65536;
+    Control c;
+    c.name = "ctl_constant_table";
+    c.description = "__constant__ table lookups and a promoted read-only __device__ table";
+    c.module = "controls";
+    c.kernel = "constant_table";
+    c.grid = {n / 256};
+    c.block = {256};
+    c.buffers = {buf(4 * n, I::RandomU32, 61), buf(4 * n)};
+    c.args = {ctl(0), ctl(1), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<uint32_t>(in[0]), r = as<uint32_t>(out[1]);
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t v = x[i], k = kRot[v & 7];
+        uint32_t want = kMix[v & 15] ^ ((v << k) | (v >> (32 - k)));
+        if (r[i] != want)
+          return mismatchU("out", i, r[i], want);
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 16384;
+    Control c;
+    c.name = "ctl_float4";
+    c.description = "float4 loads and stores: ((x+y)+z)+w and 2v, bit-exact";
+    c.module = "controls";
+    c.kernel = "float4_sum";
+    c.grid = {n / 256};
+    c.block = {256};
+    c.buffers = {fbuf(16ull * n, 71, -100.0f, 100.0f), buf(4ull * n), buf(16ull * n)};
+    c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<float>(in[0]), s = as<float>(out[1]), t = as<float>(out[2]);
+      for (uint32_t i = 0; i < n; ++i) {
+        volatile float a = x[4 * i] + x[4 * i + 1];
+        volatile float b = a + x[4 * i + 2];
+        volatile float want = b + x[4 * i + 3];
+        if (std::memcmp(&s[i], (const void *)&want, 4) != 0)
+          return mismatch("sum", i, s[i], want);
+        for (int k = 0; k < 4; ++k) {
+          volatile float w2 = x[4 * i + k] + x[4 * i + k];
+          if (std::memcmp(&t[4 * i + k], (const void *)&w2, 4) != 0)
+            return mismatch("twice", 4 * i + k, t[4 * i + k], w2);
+        }
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 65536;
+    Affine p{3, n, {1, 2, 3, 4}, 0x100000007ull};
+    Control c;
+    c.name = "ctl_byval_struct";
+    c.description = "a 32-byte byval struct parameter (scale, n, bias[4], u64 tag)";
+    c.module = "controls";
+    c.kernel = "byval_affine";
+    c.grid = {n / 256};
+    c.block = {256};
+    c.buffers = {buf(4 * n, I::RandomU32, 81), buf(4 * n)};
+    c.args = {byval(p), ctl(0), ctl(1)};
+    c.verify = [n, p](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<uint32_t>(in[0]), r = as<uint32_t>(out[1]);
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t want = x[i] * p.scale + p.bias[i & 3] + uint32_t(p.tag);
+        if (r[i] != want)
+          return mismatchU("out", i, r[i], want);
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t n = 16384;
+    Control c;
+    c.name = "ctl_libdevice_math";
+    c.description = "sinf, cosf, expf, logf, sqrtf, tanhf from libdevice (tolerance 1e-5)";
+    c.module = "controls_math";
+    c.kernel = "libdevice_math";
+    c.grid = {n / 256};
+    c.block = {256};
+    c.buffers = {fbuf(4ull * n, 91, -10.0f, 10.0f), buf(20ull * n)};
+    c.args = {ctl(0), ctl(1), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<float>(in[0]), r = as<float>(out[1]);
+      const char *names[5] = {"sinf", "cosf", "expf", "logf", "sqrtf+tanhf"};
+      for (uint32_t i = 0; i < n; ++i) {
+        double v = x[i];
+        double ref[5] = {std::sin(v), std::cos(v), std::exp(double(float(v * 0.5f))),
+                         std::log(double(float(std::fabs(float(v)) + 1.0f))),
+                         std::sqrt(std::fabs(v)) + std::tanh(v)};
+        for (int k = 0; k < 5; ++k) {
+          double got = r[5 * i + k];
+          if (!(std::fabs(got - ref[k]) <= 1e-5 + 1e-5 * std::fabs(ref[k])))
+            return mismatch(names[k], i, got, ref[k]);
+        }
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  {
+    const uint32_t blocks = 4;
+    Control c;
+    c.name = "ctl_shared_generic";
+    c.description = "shared memory reached through a generic pointer in a device function, "
+                    "warp shuffles";
+    c.module = "controls";
+    c.kernel = "shared_generic_helper";
+    c.grid = {blocks};
+    c.block = {32};
+    c.buffers = {buf(4096ull * blocks, I::RandomU32, 101, 0xFFFF), buf(4096ull * blocks)};
+    c.args = {ctl(0), ctl(1)};
+    c.verify = [blocks](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto x = as<uint32_t>(in[0]), r = as<uint32_t>(out[1]);
+      for (uint32_t b = 0; b < blocks; ++b)
+        for (uint32_t row = 0; row < 32; ++row)
+          for (uint32_t col = 0; col < 32; ++col) {
+            auto val = [&](uint32_t cc) { return x[b * 1024 + row * 32 + cc] * (row + 1); };
+            uint32_t want = val(col) + val(col ^ 1);
+            size_t i = b * 1024 + row * 32 + col;
+            if (r[i] != want)
+              return mismatchU("out", i, r[i], want);
+          }
+      return std::string();
+    };
+    add(std::move(c));
+  }
+  return v;
+}
+
+} // namespace
+
+Bytes initialContents(const CtlBuffer &b) {
+  Bytes out(b.bytes, 0);
+  uint32_t s = b.seed * 2654435761u + 0x9E3779B9u;
+  auto next = [&]() { // xorshift32
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return s;
+  };
+  size_t words = b.bytes / 4;
+  for (size_t i = 0; i < words; ++i) {
+    uint32_t w = 0;
+    switch (b.init) {
+    case CtlBuffer::Init::Zero: w = 0; break;
+    case CtlBuffer::Init::Iota: w = uint32_t(i); break;
+    case CtlBuffer::Init::RandomU32: w = next() & b.mask; break;
+    case CtlBuffer::Init::RandomF32: {
+      float f = b.lo + (b.hi - b.lo) * float(next() >> 8) * (1.0f / 16777216.0f);
+      std::memcpy(&w, &f, 4);
+      break;
+    }
+    }
+    std::memcpy(out.data() + 4 * i, &w, 4);
+  }
+  return out;
+}
+
+const std::vector<Attack> &attacks() {
+  static const std::vector<Attack> table = buildAttacks();
+  return table;
+}
+
+const std::vector<Control> &controls() {
+  static const std::vector<Control> table = buildControls();
+  return table;
+}
+
+std::vector<std::string> validateCatalog() {
+  std::vector<std::string> problems;
+  std::set<std::string> names;
+  auto dup = [&](const std::string &n) {
+    if (!names.insert(n).second)
+      problems.push_back("duplicate name '" + n + "'");
+  };
+  for (const Attack &a : attacks()) {
+    dup(a.name);
+    if (a.category.empty() || a.module.empty() || a.description.empty())
+      problems.push_back(a.name + ": category, module and description are required");
+    if (a.expect == Expect::Refused) {
+      if (a.reason.empty())
+        problems.push_back(a.name + ": a refused attack needs a reason substring");
+      if (!a.launches.empty())
+        problems.push_back(a.name + ": a refused attack has no launches");
+    } else {
+      bool attacker = false;
+      for (const Launch &l : a.launches) {
+        attacker |= l.role == Role::Attacker;
+        if (l.kernel.empty())
+          problems.push_back(a.name + ": a launch without a kernel name");
+        for (const ArgSpec &s : l.args) {
+          if (s.kind == ArgSpec::Kind::CtlBuf)
+            problems.push_back(a.name + ": control buffers are for controls only");
+          if (l.role != Role::Attacker &&
+              (s.kind == ArgSpec::Kind::VictimDelta || s.kind == ArgSpec::Kind::VictimXor ||
+               s.kind == ArgSpec::Kind::AtkTail || s.kind == ArgSpec::Kind::AtkTailWords))
+            problems.push_back(a.name + ": victim/previous launches take scalars, A, B or "
+                                        "arenaWords only");
+        }
+        if (l.role == Role::Previous && !a.freshPipeline)
+          problems.push_back(a.name + ": Role::Previous needs freshPipeline");
+      }
+      if (!attacker)
+        problems.push_back(a.name + ": a contained attack needs an attacker launch");
+      if (a.timeoutMs && a.launches.size() != 1)
+        problems.push_back(a.name + ": a timeout attack has exactly one launch");
+    }
+  }
+  for (const Control &c : controls()) {
+    dup(c.name);
+    if (!c.verify)
+      problems.push_back(c.name + ": a control needs a verify function");
+    for (const ArgSpec &s : c.args)
+      if (s.kind == ArgSpec::Kind::CtlBuf && s.index >= c.buffers.size())
+        problems.push_back(c.name + ": argument names a missing buffer");
+      else if (s.kind != ArgSpec::Kind::CtlBuf && s.kind != ArgSpec::Kind::Int &&
+               s.kind != ArgSpec::Kind::Float && s.kind != ArgSpec::Kind::Bytes &&
+               s.kind != ArgSpec::Kind::Null)
+        problems.push_back(c.name + ": controls take control buffers and scalars only");
+  }
+  size_t n = attacks().size();
+  if (n < 40)
+    problems.push_back("only " + std::to_string(n) + " attacks (issue 7 asks for at least 40)");
+  return problems;
+}
+
+} // namespace AtollAttacks

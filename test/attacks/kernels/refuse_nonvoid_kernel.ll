@@ -1,0 +1,8 @@
+; A kernel that returns a value -> refused.
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel i32 @nonvoid_kernel(i32 %x) {
+entry:
+  ret i32 %x
+}
