@@ -34,6 +34,15 @@ const char *kAllKernels[] = {"vadd",          "saxpy",          "copy",         
                              "const_table",   "vec4",           "libdevice_math", "pointer_chase"};
 const char *kQuickKernels[] = {"vadd", "gemm_tiled", "local_array", "libdevice_math"};
 
+/// A table cell: the number, or "-" when it was not measured.
+std::string cell(double v, int precision = 2) {
+  if (!std::isfinite(v))
+    return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", precision, v);
+  return buf;
+}
+
 double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
@@ -224,8 +233,11 @@ void runCompile(Context &ctx) {
         if (ctx.gpu)
           ctx.gpu->makeCurrent();
       }
-      log("%-16s %10.2f %10.2f %9.2f %7.1f%% | %12.2f %10.2f | %12.2f %10.2f", name.c_str(),
-          nativeMs, hardMs, passMs, share * 100, coldMs, hitUs, devColdMs, devHitUs);
+      log("%-16s %10s %10s %9s %8s | %12s %10s | %12s %10s", name.c_str(),
+          cell(nativeMs).c_str(), cell(hardMs).c_str(), cell(passMs).c_str(),
+          (std::isfinite(share) ? cell(share * 100, 1) + "%" : cell(share)).c_str(),
+          cell(coldMs).c_str(), cell(hitUs).c_str(), cell(devColdMs).c_str(),
+          cell(devHitUs).c_str());
     } catch (const std::exception &e) {
       k["error"] = e.what();
       res.error("compile", e.what());
