@@ -637,7 +637,7 @@ void runOverhead(Context &ctx) {
   const Gpu &gpu = *ctx.gpu;
   Atoll::Runtime &rt = *ctx.runtime;
   Json &out = res.root["sections"]["overhead"];
-  Budget budget{Clock::now(), opts.quick ? 45.0 : 130.0};
+  Budget budget{Clock::now(), opts.quick ? 70.0 : 200.0};
   const int minReps = 20;
   const int reps = opts.quick ? 20 : 30;
   const double targetRunMs = opts.quick ? 1.0 : 2.0;
