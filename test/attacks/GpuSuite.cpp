@@ -284,16 +284,19 @@ uint64_t victimCoverage(const Victim &v) {
   return n;
 }
 
-/// Compares the victim's whole arena with its image.
+/// Compares the victim's whole arena with its image. Changed regions are restored
+/// from the image afterwards, so that the next attack is judged on its own.
 bool checkVictim(Victim &v, std::vector<std::string> &details) {
   uint64_t changed = 0;
   std::string first;
+  std::vector<Region *> dirty;
   for (Region &r : v.regions) {
     std::vector<uint32_t> now(r.image.size());
     if (Status s = v.p->copyToHost(now, r.buf); !s) {
       details.push_back("cannot read the victim's " + r.name + ": " + describe(s.error()));
       return false;
     }
+    bool regionChanged = false;
     for (size_t i = 0; i < now.size(); ++i)
       if (now[i] != r.image[i]) {
         if (changed < 4)
@@ -301,11 +304,20 @@ bool checkVictim(Victim &v, std::vector<std::string> &details) {
                    hex(r.image[i]) + " -> " + hex(now[i]) +
                    (r.image[i] == kCanary ? " (canary)" : " (data)");
         ++changed;
+        regionChanged = true;
       }
+    if (regionChanged)
+      dirty.push_back(&r);
   }
   if (changed) {
     details.push_back("BREACH: " + std::to_string(changed) +
                       " word(s) of the victim's arena changed: " + first);
+    bool restored = true;
+    for (Region *r : dirty)
+      restored = restored && v.p->copyToDevice(r->buf, r->image).ok();
+    details.push_back(restored ? "(the victim's arena was restored from its image)"
+                               : "the victim's arena could NOT be restored: later results "
+                                 "may repeat this breach");
     return false;
   }
   return true;
