@@ -239,7 +239,7 @@ INTERESTING = ["0", "1", "-1", "2", "3", "4", "7", "8", "15", "16", "17", "31", 
                "-2147483648", "4294967295", "9223372036854775807", "-4096"]
 TYPES = ["i1", "i8", "i16", "i32", "i64", "i128", "half", "float", "double", "<2 x i32>",
          "<4 x float>", "<8 x i16>", "<4 x i64>", "[2 x i32]", "{ i32, i64 }", "ptr",
-         "ptr addrspace(1)", "ptr addrspace(3)", "<3 x float>", "<16 x i8>"]
+         "ptr addrspace(1)", "ptr addrspace(3)", "<3 x float>", "<16 x i8>", "<vscale x 4 x i32>", "{ <vscale x 2 x i64> }"]
 SPACES = ["", " addrspace(1)", " addrspace(3)", " addrspace(4)", " addrspace(5)",
           " addrspace(101)", " addrspace(2)", " addrspace(7)"]
 

@@ -142,12 +142,16 @@ std::optional<uint64_t> objectSize(const Value *Object, const DataLayout &DL) {
   if (auto *GV = dyn_cast<GlobalVariable>(Object)) {
     if (GV->isDeclaration())
       return std::nullopt; // extern __shared__: sized at launch
-    uint64_t S = DL.getTypeAllocSize(GV->getValueType());
-    return S ? std::optional<uint64_t>(S) : std::nullopt;
+    TypeSize S = DL.getTypeAllocSize(GV->getValueType());
+    return S.isScalable() || !S.getFixedValue() ? std::nullopt
+                                                : std::optional<uint64_t>(S.getFixedValue());
   }
   if (auto *A = dyn_cast<Argument>(Object))
-    if (Type *T = A->getParamByValType())
-      return DL.getTypeAllocSize(T);
+    if (Type *T = A->getParamByValType()) {
+      // A scalable byval type has no fixed size (converting it would abort).
+      TypeSize S = DL.getTypeAllocSize(T);
+      return S.isScalable() ? std::nullopt : std::optional<uint64_t>(S.getFixedValue());
+    }
   return std::nullopt;
 }
 

@@ -8,6 +8,7 @@
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/memset.ll 2>&1 | FileCheck %s --check-prefix=MEMSET
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/forged.ll 2>&1 | FileCheck %s --check-prefix=FORGED
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/extern.ll 2>&1 | FileCheck %s --check-prefix=EXTERN
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/scalablebyval.ll 2>&1 | FileCheck %s --check-prefix=SCALABLEBYVAL
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/byvalatomic.ll 2>&1 | FileCheck %s --check-prefix=BYVALATOMIC
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/paramptr.ll 2>&1 | FileCheck %s --check-prefix=PARAMPTR
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/byvaltoowide.ll 2>&1 | FileCheck %s --check-prefix=BYVALWIDE
@@ -18,6 +19,7 @@
 ; MEMSET: error: atoll-mem: refused in 'memset_const': write to read-only constant memory: call void @llvm.memset.p4.i64(ptr addrspace(4) align 4 @tab, i8 0, i64 %n, i1 false)
 ; FORGED: error: atoll-mem: refused in 'forged_const': pointer into constant memory whose object cannot be determined: %v = load i32, ptr addrspace(4) %p, align 4
 ; EXTERN: error: atoll-mem: refused in 'extern_const': object of unknown size (dynamic alloca?): %v = load i32, ptr addrspace(4) %p, align 4
+; SCALABLEBYVAL: error: atoll-mem: refused in 'scalable_byval': object of unknown size (dynamic alloca?): %v = load i32, ptr %s, align 4
 ; BYVALATOMIC: error: atoll-mem: refused in 'atomic_byval': write to read-only param memory: %o = atomicrmw xchg ptr %s, i32 1 monotonic, align 4
 ; PARAMPTR: error: atoll-mem: refused in 'param_space_ptr': pointer into param memory whose object cannot be determined: %v = load i32, ptr addrspace(101) %p, align 4
 ; BYVALWIDE: error: atoll-mem: refused in 'byval_too_wide': access of 16 bytes is larger than its object (8 bytes): %v = load <4 x i32>, ptr %s, align 4
@@ -77,6 +79,15 @@ target triple = "nvptx64-nvidia-cuda"
 define ptx_kernel void @extern_const(i64 %i, ptr %out) {
   %p = getelementptr i32, ptr addrspace(4) @ext, i64 %i
   %v = load i32, ptr addrspace(4) %p, align 4
+  store i32 %v, ptr %out, align 4
+  ret void
+}
+
+;--- scalablebyval.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @scalable_byval(ptr byval({ <vscale x 4 x i32> }) %s, ptr %out) {
+  %v = load i32, ptr %s, align 4
   store i32 %v, ptr %out, align 4
   ret void
 }
