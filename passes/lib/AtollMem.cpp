@@ -105,6 +105,20 @@ private:
   PointerOrigin originOf(Instruction &I, const MemOperand &Op) const;
   bool checkCall(CallBase &CB);
   void rewrite(Instruction &I, KernelConfiner &C);
+  void planGroups(ArrayRef<Instruction *> Work);
+
+  // Accesses Base + C (C a constant) into the same object, with the same alignment,
+  // in the same basic block, share one clamp of Base: the block runs all of them
+  // or none, so clamping Base to [obj, obj + size - max(C + S)] keeps every one in
+  // its object, changes none that was in bounds, and leaves C as an immediate.
+  using GroupKey = std::tuple<Value *, Value *, BasicBlock *, uint64_t>;
+  struct AccessGroup {
+    uint64_t MaxEnd = 0;
+    unsigned Members = 0;
+    Value *Clamped = nullptr;
+  };
+  DenseMap<GroupKey, AccessGroup> Groups;
+  DenseMap<std::pair<Instruction *, unsigned>, std::pair<GroupKey, uint64_t>> GroupOf;
 
   Function *Fn;
   const DataLayout &DL;
@@ -553,7 +567,19 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
       continue;
     }
     Value *Size = Len ? Len : Op.Size;
-    Value *NewPtr = C.confine(B, Ptr, O, Size, Op.Alignment);
+    Value *NewPtr = nullptr;
+    if (auto It = GroupOf.find({&I, Op.OpIdx}); It != GroupOf.end()) {
+      auto &[Key, Offset] = It->second;
+      AccessGroup &G = Groups[Key];
+      if (G.Members > 1) {
+        if (!G.Clamped) // the group's first access in the block: clamp Base here
+          G.Clamped = C.confineToObject(B, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
+                                        ConstantInt::get(I64, G.MaxEnd), Op.Alignment);
+        NewPtr = B.CreateConstGEP1_64(B.getInt8Ty(), G.Clamped, Offset, "atoll.grp.addr");
+      }
+    }
+    if (!NewPtr)
+      NewPtr = C.confine(B, Ptr, O, Size, Op.Alignment);
     I.setOperand(Op.OpIdx, NewPtr);
     StringRef How;
     switch (O.Space) {
@@ -570,6 +596,40 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
     default: How = "run-time space test: shared window or arena"; break;
     }
     record(&I, O.Space, K, Outcome::Confined, How, Original);
+  }
+}
+
+void KernelHardener::planGroups(ArrayRef<Instruction *> Work) {
+  for (Instruction *I : Work) {
+    if (isa<MemIntrinsic>(I))
+      continue;
+    SmallVector<MemOperand, 2> Ops;
+    if (!memOperands(*I, Ops))
+      continue;
+    for (const MemOperand &Op : Ops) {
+      auto *CSize = dyn_cast<ConstantInt>(Op.Size);
+      PointerOrigin O = originOf(*I, Op);
+      bool ObjectSpace = O.Space == StateSpace::Shared || O.Space == StateSpace::Local ||
+                         O.Space == StateSpace::Constant || O.Space == StateSpace::Param;
+      std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
+      Value *Ptr = I->getOperand(Op.OpIdx);
+      if (!CSize || !ObjectSpace || !Bytes || provenSafe(Ptr, O, Op))
+        continue;
+      APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+      Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+      if (Base->getType() != Ptr->getType() || Off.isNegative() ||
+          Base->stripPointerCasts() == O.Object)
+        continue;
+      uint64_t C = Off.getZExtValue(), A = Op.Alignment.value();
+      uint64_t End = C + CSize->getZExtValue();
+      if (C % A != 0 || End > *Bytes)
+        continue;
+      GroupKey Key{Base, O.Object, I->getParent(), A};
+      AccessGroup &G = Groups[Key];
+      G.MaxEnd = std::max(G.MaxEnd, End);
+      ++G.Members;
+      GroupOf[{I, Op.OpIdx}] = {Key, C};
+    }
   }
 }
 
@@ -597,6 +657,7 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
       continue;
     Work.push_back(&I);
   }
+  planGroups(Work);
   for (Instruction *I : Work)
     rewrite(*I, C);
   for (Instruction *I : Drop)

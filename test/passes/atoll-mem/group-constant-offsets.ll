@@ -1,0 +1,59 @@
+; Accesses Base + C into one object, in one block, with one alignment share a
+; single clamp of Base (limit: object size - max(C + S)); C stays an immediate.
+; Accesses in different blocks are clamped on their own.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem %s | %llc-sm90 | FileCheck %s --check-prefix=PTX
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@tile = internal addrspace(3) global [64 x float] undef, align 4
+
+; CHECK-LABEL: define ptx_kernel void @same_block(
+; CHECK:         [[OFF:%.*]] = sub i64 {{%.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
+; CHECK-NEXT:    [[CL:%.*]] = call i64 @llvm.umin.i64(i64 [[OFF]], i64 244)
+; CHECK:         [[BASE:%atoll.obj.addr]] = getelementptr i8, ptr addrspace(3) @tile, i64
+; CHECK-NEXT:    %atoll.grp.addr = getelementptr i8, ptr addrspace(3) [[BASE]], i64 0
+; CHECK-NEXT:    load float, ptr addrspace(3) %atoll.grp.addr, align 4
+; CHECK-NEXT:    %atoll.grp.addr1 = getelementptr i8, ptr addrspace(3) [[BASE]], i64 4
+; CHECK-NEXT:    load float, ptr addrspace(3) %atoll.grp.addr1, align 4
+; CHECK-NEXT:    %atoll.grp.addr2 = getelementptr i8, ptr addrspace(3) [[BASE]], i64 8
+; CHECK-NEXT:    load float, ptr addrspace(3) %atoll.grp.addr2, align 4
+; CHECK-NOT:     llvm.umin
+; CHECK:         ret void
+; PTX-LABEL: .entry same_block(
+; PTX:         min.u64
+; PTX-NOT:     min.u64
+; PTX:         ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R:%rd[0-9]+]]{{\]}};
+; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+4{{\]}};
+; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+8{{\]}};
+define ptx_kernel void @same_block(i32 %i, ptr %out) {
+  %b = getelementptr float, ptr addrspace(3) @tile, i32 %i
+  %p1 = getelementptr i8, ptr addrspace(3) %b, i64 4
+  %p2 = getelementptr i8, ptr addrspace(3) %b, i64 8
+  %x0 = load float, ptr addrspace(3) %b, align 4
+  %x1 = load float, ptr addrspace(3) %p1, align 4
+  %x2 = load float, ptr addrspace(3) %p2, align 4
+  %s = fadd float %x0, %x1
+  %t = fadd float %s, %x2
+  store float %t, ptr %out, align 4
+  ret void
+}
+
+; The second access only runs on one path: it may not tighten the first's clamp.
+; CHECK-LABEL: define ptx_kernel void @two_blocks(
+; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 252)
+; CHECK:       far:
+; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 216)
+define ptx_kernel void @two_blocks(i32 %i, i1 %c, ptr %out) {
+  %b = getelementptr float, ptr addrspace(3) @tile, i32 %i
+  %x0 = load float, ptr addrspace(3) %b, align 4
+  store float %x0, ptr %out, align 4
+  br i1 %c, label %far, label %done
+far:
+  %p = getelementptr i8, ptr addrspace(3) %b, i64 36
+  %x1 = load float, ptr addrspace(3) %p, align 4
+  store float %x1, ptr %out, align 4
+  br label %done
+done:
+  ret void
+}
