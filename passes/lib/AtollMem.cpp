@@ -115,6 +115,7 @@ private:
   struct AccessGroup {
     uint64_t MaxEnd = 0;
     unsigned Members = 0;
+    bool Offsets = false; // some member has C != 0: only then is sharing worth it
     Value *Clamped = nullptr;
   };
   DenseMap<GroupKey, AccessGroup> Groups;
@@ -339,6 +340,16 @@ bool KernelHardener::provenSafe(Value *Ptr, const PointerOrigin &O, const MemOpe
 
 bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const PointerOrigin &O) {
   AccessKind K = kindOf(I);
+  // Other NVPTX spaces (shared::cluster, tensor memory, ...) have no window to
+  // confine into, and the run-time space test only takes generic pointers.
+  unsigned AS = I.getOperand(Op.OpIdx)->getType()->getPointerAddressSpace();
+  if (AS != ASGeneric && AS != ASGlobal && AS != ASShared && AS != ASConstant &&
+      AS != ASLocal && AS != ASParam) {
+    refuse(&I, StateSpace::Unknown, K,
+           "access through address space " + Twine(AS) +
+               " (only generic, global, shared, constant, local and param are supported)");
+    return false;
+  }
   if (O.ModuleStorage) {
     refuse(&I, StateSpace::Global, K,
            "access to module-scope storage '" + O.ModuleStorage->getName() +
@@ -571,7 +582,7 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
     if (auto It = GroupOf.find({&I, Op.OpIdx}); It != GroupOf.end()) {
       auto &[Key, Offset] = It->second;
       AccessGroup &G = Groups[Key];
-      if (G.Members > 1) {
+      if (G.Members > 1 && G.Offsets) {
         if (!G.Clamped) // the group's first access in the block: clamp Base here
           G.Clamped = C.confineToObject(B, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
                                         ConstantInt::get(I64, G.MaxEnd), Op.Alignment);
@@ -628,6 +639,7 @@ void KernelHardener::planGroups(ArrayRef<Instruction *> Work) {
       AccessGroup &G = Groups[Key];
       G.MaxEnd = std::max(G.MaxEnd, End);
       ++G.Members;
+      G.Offsets |= C != 0;
       GroupOf[{I, Op.OpIdx}] = {Key, C};
     }
   }
