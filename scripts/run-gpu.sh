@@ -50,7 +50,8 @@ if command -v compute-sanitizer >/dev/null && [ -z "${ATOLL_NO_MEMCHECK:-}" ]; t
       "$t" --gtest_brief=1 --gtest_filter="${MEMCHECK_FILTER:-*}"
   done
   [ -x "$bundle/bin/atoll-attacks" ] && TAIL=12 run memcheck-attacks compute-sanitizer --tool memcheck \
-    --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe
+    --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 \
+    --json "$logs/memcheck-attacks.json" ${MEMCHECK_ATTACK_ARGS:-}
 fi
 echo "== GPU run: $failures failing step(s); logs in $logs"
 [ "$failures" -eq 0 ]
