@@ -350,16 +350,6 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
                " (only generic, global, shared, constant, local and param are supported)");
     return false;
   }
-  // Other NVPTX spaces (shared::cluster, tensor memory, ...) have no window to
-  // confine into, and the run-time space test only takes generic pointers.
-  unsigned AS = I.getOperand(Op.OpIdx)->getType()->getPointerAddressSpace();
-  if (AS != ASGeneric && AS != ASGlobal && AS != ASShared && AS != ASConstant &&
-      AS != ASLocal && AS != ASParam) {
-    refuse(&I, StateSpace::Unknown, K,
-           "access through address space " + Twine(AS) +
-               " (only generic, global, shared, constant, local and param are supported)");
-    return false;
-  }
   if (O.ModuleStorage) {
     refuse(&I, StateSpace::Global, K,
            "access to module-scope storage '" + O.ModuleStorage->getName() +
