@@ -537,14 +537,9 @@ std::vector<Attack> buildAttacks() {
               "object cannot be determined"));
   add(refused("atomic_local", "space", "refuse_atomic_local", "atomicAdd on a stack array",
               "atomic on local memory"));
-  {
-    Attack &a = add(refused("forge_cluster_as", "space", "refuse_forge_cluster_as",
-                            "a pointer forged in address space 7 (shared::cluster) (IR)",
-                            "refused"));
-    a.xfail = "atoll-mem builds invalid IR for pointers in address spaces it does not model "
-              "(2, 6, 7, 8, ...): the toolchain reports CompileError 'the hardened module is "
-              "invalid (a bug in the AToLL passes)' instead of a refusal (never loads: safe)";
-  }
+  add(refused("forge_cluster_as", "space", "refuse_forge_cluster_as",
+              "a pointer forged in address space 7 (shared::cluster) (IR)",
+              "access through address space 7"));
 
   // --- features not supported yet -------------------------------------------------------------
   add(refused("dsm_mapa", "unsupported", "refuse_mapa",
