@@ -168,6 +168,34 @@ std::string checkInlineAsm(const InlineAsm &IA) {
       if (Code == "m" || Code == "o" || Code == "V")
         return "inline asm with a memory operand";
   }
+  // Every operand reference ($N, ${N:mod}) must name an operand: a dangling one
+  // is a fatal error in the NVPTX asm printer, which would abort the process
+  // that compiles the module (the runtime compiles in-process).
+  unsigned NumOperands = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA.ParseConstraints())
+    if (C.Type != InlineAsm::isClobber)
+      ++NumOperands;
+  StringRef AsmText = IA.getAsmString();
+  for (size_t I = AsmText.find('$'); I != StringRef::npos; I = AsmText.find('$', I + 1)) {
+    StringRef Rest = AsmText.drop_front(I + 1);
+    if (Rest.consume_front("$") || Rest.consume_front("(") || Rest.consume_front("|") ||
+        Rest.consume_front(")")) {
+      ++I; // "$$" is a literal '$'; "$(", "$|", "$)" select a dialect variant
+      continue;
+    }
+    bool Braced = Rest.consume_front("{");
+    StringRef Digits = Rest.take_while(isDigit);
+    StringRef After = Rest.drop_front(Digits.size());
+    unsigned N;
+    bool Malformed = Digits.empty() || Digits.getAsInteger(10, N);
+    // ${N} or ${N:modifier}, closed by a '}'.
+    if (Braced)
+      Malformed |= !(After.starts_with("}") || After.starts_with(":")) || !After.contains('}');
+    if (Malformed)
+      return "inline asm with a malformed operand reference";
+    if (N >= NumOperands)
+      return "inline asm refers to operand $" + Digits.str() + ", which does not exist";
+  }
   // Statements are separated by ';' or new lines; a '{' or '}' at the start or end
   // of a statement opens or closes a register scope (inside a statement, braces
   // are vector operands: "mov.b64 {lo,hi}, $2").
