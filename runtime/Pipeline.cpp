@@ -100,7 +100,10 @@ PipelineImpl::~PipelineImpl() {
     return;
   }
   CUresult q = api.cuStreamQuery(stream);
-  bool idle = q == CUDA_SUCCESS;
+  // Only a kernel can run forever: without launches, the pending work (copies,
+  // fills, the arena's first scrub) always ends, and the pooled arena's scrub
+  // event orders the next tenant after it.
+  bool idle = q == CUDA_SUCCESS || (q == CUDA_ERROR_NOT_READY && counters.launches == 0);
   bool ok = q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY;
   if (!ok)
     (void)state->fail(q, "querying the pipeline's stream");
