@@ -71,6 +71,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 SRC = os.environ["FUZZ_SRC"]
@@ -115,11 +116,13 @@ def llc_ok(ir_text):
     if rc != 0:
         return False, "llc: " + err[-2000:]
     if PTXAS:
-        path = os.path.join(OUT, "tmp-%d.ptx" % os.getpid())
-        with open(path, "wb") as f:
+        # One file per call: the jobs are threads of one process.
+        with tempfile.NamedTemporaryFile(dir=OUT, suffix=".ptx", delete=False) as f:
             f.write(ptx)
+            path = f.name
         rc, _, err = run([os.path.join(CUDA, "bin", "ptxas"), "-arch=sm_90", "-o", "/dev/null",
                           path])
+        os.unlink(path)
         if rc != 0:
             return False, "ptxas: " + err[-2000:]
     return True, ""
