@@ -81,6 +81,9 @@ struct MemOperand {
 // makes the shared window at least SharedPadBytes.
 constexpr uint64_t MaxAccessBytes = 256;
 constexpr uint64_t SharedPadBytes = 256;
+// Widest span (max(C + S)) of a group of global accesses sharing one clamp.
+constexpr uint64_t MaxGroupBytes = 4096;
+static_assert(MaxGroupBytes <= ATOLL_MIN_ARENA_BYTES, "every arena must hold a group");
 static_assert(MaxAccessBytes <= SharedPadBytes, "the shared window must fit every access");
 
 class KernelHardener {
@@ -584,8 +587,11 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
       AccessGroup &G = Groups[Key];
       if (G.Members > 1 && G.Offsets) {
         if (!G.Clamped) // the group's first access in the block: clamp Base here
-          G.Clamped = C.confineToObject(B, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
-                                        ConstantInt::get(I64, G.MaxEnd), Op.Alignment);
+          G.Clamped =
+              O.Space == StateSpace::Global
+                  ? C.confine(B, std::get<0>(Key), O, ConstantInt::get(I64, G.MaxEnd), Op.Alignment)
+                  : C.confineToObject(B, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
+                                      ConstantInt::get(I64, G.MaxEnd), Op.Alignment);
         NewPtr = B.CreateConstGEP1_64(B.getInt8Ty(), G.Clamped, Offset, "atoll.grp.addr");
       }
     }
@@ -623,13 +629,19 @@ void KernelHardener::planGroups(ArrayRef<Instruction *> Work) {
       bool ObjectSpace = O.Space == StateSpace::Shared || O.Space == StateSpace::Local ||
                          O.Space == StateSpace::Constant || O.Space == StateSpace::Param;
       std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
+      // The arena counts as the object of global accesses: every arena holds
+      // MaxGroupBytes, so the group's limit (size - max(C + S)) never wraps.
+      if (O.Space == StateSpace::Global && !O.ModuleStorage)
+        Bytes = MaxGroupBytes;
+      else if (!ObjectSpace)
+        continue;
       Value *Ptr = I->getOperand(Op.OpIdx);
-      if (!CSize || !ObjectSpace || !Bytes || provenSafe(Ptr, O, Op))
+      if (!CSize || !Bytes || provenSafe(Ptr, O, Op))
         continue;
       APInt Off(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
       Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
       if (Base->getType() != Ptr->getType() || Off.isNegative() ||
-          Base->stripPointerCasts() == O.Object)
+          (O.Object && Base->stripPointerCasts() == O.Object))
         continue;
       uint64_t C = Off.getZExtValue(), A = Op.Alignment.value();
       uint64_t End = C + CSize->getZExtValue();

@@ -60,3 +60,29 @@ far:
 done:
   ret void
 }
+
+; Global accesses p + 0 and p + 4 in one block share one arena clamp: the arena
+; counts as their object (mask mode: and, umin to size - 8, or; then + C).
+; CHECK-LABEL: define ptx_kernel void @global_pair(
+; CHECK:         %atoll.off = and i64 {{%.*}}, %atoll.arena.mask.a4
+; CHECK-NEXT:    %atoll.off.clamped = call i64 @llvm.umin.i64(i64 %atoll.off, i64 %atoll.align)
+; CHECK-NEXT:    %atoll.addr = or i64 %atoll.off.clamped, %__atoll_arena_base
+; CHECK:         [[G:%.*]] = addrspacecast ptr addrspace(1) %atoll.global to ptr
+; CHECK-NEXT:    %atoll.grp.addr = getelementptr i8, ptr [[G]], i64 0
+; CHECK-NEXT:    load i32, ptr %atoll.grp.addr, align 4
+; CHECK-NEXT:    %atoll.grp.addr{{[0-9]+}} = getelementptr i8, ptr [[G]], i64 4
+; CHECK-NOT:     llvm.umin
+; PTX-LABEL: .entry global_pair(
+; PTX:         min.u64
+; PTX-NOT:     min.u64
+; PTX:         ld.global.b32 {{%r[0-9]+}}, {{\[}}[[Q:%rd[0-9]+]]{{\]}};
+; PTX:         ld.global.b32 {{%r[0-9]+}}, {{\[}}[[Q]]+4{{\]}};
+define ptx_kernel void @global_pair(ptr %nodes, i64 %i, ptr %out) {
+  %n = getelementptr [2 x i32], ptr %nodes, i64 %i
+  %p1 = getelementptr i8, ptr %n, i64 4
+  %a = load i32, ptr %n, align 4
+  %b = load i32, ptr %p1, align 4
+  %s = add i32 %a, %b
+  store i32 %s, ptr %out, align 4
+  ret void
+}
