@@ -760,6 +760,21 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (!F.isDeclaration() && isKernel(F))
       Kernels.push_back(&F);
+  // Module-level inline asm is pasted into the PTX unchecked: it can define
+  // unhardened kernels and writable .global storage next to the hardened ones.
+  if (!M.getModuleInlineAsm().empty()) {
+    const char *Why = "module-level inline asm is not supported (it is copied into the "
+                      "PTX unchecked)";
+    Function *Named = !Kernels.empty() ? Kernels.front() : M.empty() ? nullptr : &*M.begin();
+    if (Named) {
+      AtollDiagnostic D(name(), *Named, nullptr, Why);
+      M.getContext().diagnose(D);
+    } else {
+      M.getContext().emitError(Twine(name()) + ": refused: " + Why);
+    }
+    Finish();
+    return PreservedAnalyses::all();
+  }
   for (Function *K : Kernels)
     if (K->hasFnAttribute(ATOLL_HARDENED_ATTR)) {
       AtollDiagnostic D(name(), *K, nullptr, "kernel is already hardened");
