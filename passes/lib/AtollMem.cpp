@@ -9,7 +9,9 @@
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -122,6 +124,11 @@ private:
     Value *Clamped = nullptr;
   };
   DenseMap<GroupKey, AccessGroup> Groups;
+  // Loops of the kernel being rewritten: a clamp of a loop-invariant pointer is
+  // computed once, where the pointer is defined, not on every iteration.
+  std::unique_ptr<DominatorTree> DT;
+  std::unique_ptr<LoopInfo> LI;
+  BasicBlock::iterator clampPoint(Instruction &Access, Value *Ptr, KernelConfiner &C);
   DenseMap<std::pair<Instruction *, unsigned>, std::pair<GroupKey, uint64_t>> GroupOf;
 
   Function *Fn;
@@ -586,14 +593,23 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
       auto &[Key, Offset] = It->second;
       AccessGroup &G = Groups[Key];
       if (G.Members > 1 && G.Offsets) {
-        if (!G.Clamped) // the group's first access in the block: clamp Base here
+        if (!G.Clamped) { // the group's first access in the block: clamp Base once
+          IRBuilder<> HB(I.getContext());
+          HB.SetInsertPoint(clampPoint(I, std::get<0>(Key), C));
           G.Clamped =
               O.Space == StateSpace::Global
-                  ? C.confine(B, std::get<0>(Key), O, ConstantInt::get(I64, G.MaxEnd), Op.Alignment)
-                  : C.confineToObject(B, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
+                  ? C.confine(HB, std::get<0>(Key), O, ConstantInt::get(I64, G.MaxEnd),
+                              Op.Alignment)
+                  : C.confineToObject(HB, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
                                       ConstantInt::get(I64, G.MaxEnd), Op.Alignment);
+        }
         NewPtr = B.CreateConstGEP1_64(B.getInt8Ty(), G.Clamped, Offset, "atoll.grp.addr");
       }
+    }
+    if (!NewPtr && isa<Constant>(Size)) {
+      IRBuilder<> HB(I.getContext());
+      HB.SetInsertPoint(clampPoint(I, Ptr, C));
+      NewPtr = C.confine(HB, Ptr, O, Size, Op.Alignment);
     }
     if (!NewPtr)
       NewPtr = C.confine(B, Ptr, O, Size, Op.Alignment);
@@ -614,6 +630,23 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
     }
     record(&I, O.Space, K, Outcome::Confined, How, Original);
   }
+}
+
+BasicBlock::iterator KernelHardener::clampPoint(Instruction &Access, Value *Ptr,
+                                                KernelConfiner &C) {
+  Loop *L = LI ? LI->getLoopFor(Access.getParent()) : nullptr;
+  if (!L)
+    return Access.getIterator();
+  auto *Def = dyn_cast<Instruction>(Ptr);
+  if (Def && !isa<AllocaInst>(Def) && Def->getParent() != &Fn->getEntryBlock()) {
+    if (L->contains(Def->getParent()))
+      return Access.getIterator(); // varies per iteration
+    if (isa<PHINode>(Def))
+      return Def->getParent()->getFirstInsertionPt();
+    return std::next(Def->getIterator());
+  }
+  // Arguments, constants, globals, allocas: with the other launch invariants.
+  return C.entryBuilder().GetInsertPoint();
 }
 
 void KernelHardener::planGroups(ArrayRef<Instruction *> Work) {
@@ -682,8 +715,12 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
     Work.push_back(&I);
   }
   planGroups(Work);
+  DT = std::make_unique<DominatorTree>(NewF);
+  LI = std::make_unique<LoopInfo>(*DT);
   for (Instruction *I : Work)
     rewrite(*I, C);
+  LI.reset();
+  DT.reset();
   for (Instruction *I : Drop)
     I->eraseFromParent();
   // `unreachable` would become a PTX trap: neutralise it as an early exit.

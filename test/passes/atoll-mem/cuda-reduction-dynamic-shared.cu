@@ -39,7 +39,7 @@ __global__ void reduce(const float *in, float *out, int n) {
 // CHECK:         [[S:%.*]] = addrspacecast ptr {{%.*}} to ptr addrspace(3)
 // CHECK-NEXT:    [[R:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
 // CHECK-NEXT:    [[O:%.*]] = sub i64 [[R]], %atoll.smem.lo
-// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 %atoll.smem.lim)
+// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 %atoll.smem.lim{{[0-9]*}})
 // CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
 // CHECK-NEXT:    [[W:%.*]] = add i64 %atoll.smem.lo, [[A]]
 // CHECK:         [[AO:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a4

@@ -37,14 +37,15 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6matmulPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
 // CHECK:       atoll.zero.done:
 // CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-// A tile store: offset into As clamped to 1024 - 4, 4-aligned.
-// CHECK:         [[O:%atoll.obj.off[0-9]*]] = sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr) to i64)
+// A tile store: offset into As clamped to 1024 - 4, 4-aligned; the address is
+// loop-invariant, so the clamp is computed once, before the loop.
+// CHECK:         [[O:%atoll.obj.off]] = sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr) to i64)
 // CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 1020)
 // CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
 // CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr), i64 [[A]]
-// CHECK-NEXT:    store float {{%.*}}, ptr [[P]], align 4
 // CHECK:         sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2Bs to ptr) to i64)
 // CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 1020)
+// CHECK:         store float {{%.*}}, ptr [[P]], align 4
 
 // PTX-LABEL: .entry _Z6matmulPKfS0_Pfi(
 // PTX:         bar.sync 0;
