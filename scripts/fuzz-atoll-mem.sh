@@ -24,6 +24,8 @@
 #             with output llc rejects while it compiles the unhardened input, or any
 #             other exit
 #   skipped   llc rejects the unhardened input too (an LLVM limitation, not ours)
+#   ptxas-rejected (--ptxas only) llc compiles the output but ptxas rejects it: a
+#             clean load-time error, kept apart and saved under OUTDIR
 # Every crash is kept under OUTDIR with the command that reproduces it. The run
 # exits 1 when there is at least one crash.
 set -euo pipefail
@@ -145,6 +147,11 @@ def check(name, ir_text, mode):
     ok, why = llc_ok(outp)
     if ok:
         return "hardened", ""
+    if why.startswith("ptxas:"):
+        # llc compiled it; ptxas refusing the PTX (say, tenant asm naming an
+        # undefined symbol that LLVM dropped as dead in the unhardened input) is
+        # a clean load-time error, not a crash. Counted and kept apart.
+        return "ptxas-rejected", why
     # Does LLVM compile the tenant's module without our pass? If not, the input is
     # beyond the backend (say, an <8 x i1> atomic) and proves nothing about the pass.
     ok_in, _ = llc_ok(ir_text)
@@ -349,6 +356,8 @@ def main():
         if cat == "crash":
             crashes.append(tag)
             save(tag, mod, mode, detail)
+        if cat == "ptxas-rejected":
+            save(tag, mod, mode, detail)
 
     with cf.ThreadPoolExecutor(max_workers=JOBS) as ex:
         for res in ex.map(stress_job, range(N_STRESS)):
@@ -365,9 +374,11 @@ def main():
         c = counts.get(kind, {})
         total = sum(v for k, v in c.items() if k != "invalid")
         print("  %-7s modules run %5d: refused %5d, hardened+compiled %5d, skipped %4d, "
-              "crashes %d%s" % (kind, total, c.get("refused", 0), c.get("hardened", 0),
-                                c.get("skipped", 0), c.get("crash", 0),
-                                (", not valid IR %d" % c["invalid"]) if c.get("invalid") else ""))
+              "crashes %d%s%s" % (kind, total, c.get("refused", 0), c.get("hardened", 0),
+                                  c.get("skipped", 0), c.get("crash", 0),
+                                  (", ptxas-rejected %d" % c["ptxas-rejected"])
+                                  if c.get("ptxas-rejected") else "",
+                                  (", not valid IR %d" % c["invalid"]) if c.get("invalid") else ""))
     print("  refusal reasons (first diagnostic of each refused module):")
     for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
         print("    %5d  %s" % (n, r))
