@@ -12,9 +12,9 @@
 #     uses scalable vectors);
 # (b) MUTANTS of the inputs of the lit suite (test/passes/atoll-mem/*.ll, and the .cu
 #     files compiled with clang; each module of a split-file test): random
-#     address-space, type, alignment, constant,
-#     operand and deletion mutations at the text level, kept only when `llvm-as`
-#     accepts them (valid IR).
+#     address-space, type, alignment, constant, operand, flag, intrinsic-name and
+#     deletion mutations at the text level, kept only when `llvm-as` accepts them
+#     (valid IR).
 # Each module goes through `opt -passes=atoll-mem<mode>` (mask or modulo, at random)
 # and is classified:
 #   refused   exit 1 with an "atoll-mem: refused" diagnostic (a clean refusal)
@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
     -o) out=$2; shift 2 ;;
     -b) build=$2; shift 2 ;;
     --ptxas) ptxas=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "fuzz-atoll-mem.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
