@@ -196,7 +196,7 @@ def retarget(text, widen):
 def stress_job(i):
     rnd = random.Random(SEED * 1000003 + i)
     size = rnd.choice([10, 25, 50, 100, 200, 400])
-    cmd = [tool("llvm-stress"), "-seed=%d" % (SEED + i), "-size=%d" % size, "-o", "-"]
+    cmd = [tool("llvm-stress"), "-seed=%d" % (SEED * 100003 + i), "-size=%d" % size, "-o", "-"]
     if i % 4 == 3:  # scalable vectors: NVPTX has none, the pass must refuse them
         cmd.insert(1, "-enable-scalable-vectors")
     rc, ir, err = run(cmd)
