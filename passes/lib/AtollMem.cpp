@@ -570,7 +570,11 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
       if (O.Space == StateSpace::Global)
         Window = C.arenaSize();
       else if (O.Space == StateSpace::Unknown)
-        Window = B.CreateBinaryIntrinsic(Intrinsic::umin, C.arenaSize(), C.sharedBytes());
+        // The window of the space the pointer is in at run time (the confinement
+        // below takes the same branch): a global copy keeps its full length.
+        Window = B.CreateSelect(
+            B.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {I.getOperand(Op.OpIdx)}),
+            C.sharedBytes(), C.arenaSize(), "atoll.window");
       else if (O.Space == StateSpace::Shared && !objectSize(O.Object, DL))
         Window = C.sharedBytes();
       else if (std::optional<uint64_t> Bytes = objectSize(O.Object, DL))

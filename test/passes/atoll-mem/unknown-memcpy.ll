@@ -17,7 +17,10 @@ define ptx_kernel void @copy_out(ptr %table, ptr %src, i64 %n) {
 
 ; CHECK-LABEL: define ptx_kernel void @copy_out(
 ; CHECK:         %dst = load ptr, ptr {{%.*}}, align 8
-; CHECK-NEXT:    [[W:%.*]] = call i64 @llvm.umin.i64(i64 %__atoll_arena_size, i64 %atoll.smem.bytes)
+; A copy through a pointer of unknown space keeps the length of its space's window:
+; the shared window when it is shared at run time, else the arena.
+; CHECK-NEXT:    [[ISW:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
+; CHECK-NEXT:    [[W:%atoll.window]] = select i1 [[ISW]], i64 %atoll.smem.bytes, i64 %__atoll_arena_size
 ; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 [[W]])
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
 ; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
