@@ -232,9 +232,11 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
   if (!ZeroShared)
     return;
 
-  // Cooperative zeroing of the user shared window by all threads of the CTA,
+  // Cooperative zeroing of the user shared window by all threads of the CTA, in
+  // 16-byte stores (lo is 1024-aligned), then the last < 16 bytes word by word,
   // then a barrier, before any tenant code runs:
-  //   for (i = tid * 4; i + 4 <= bytes; i += nthreads * 4) shared[lo + i] = 0;
+  //   for (i = tid * 16; i + 16 <= bytes; i += nthreads * 16) shared[lo + i] = 0 (v4)
+  //   t = (bytes & ~15) + tid * 4; if (tid < 3 && t + 4 <= bytes) shared[lo + t] = 0
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
@@ -246,28 +248,46 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
   Value *Nz = Sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z);
   Value *Tid = B.CreateAdd(Tx, B.CreateMul(Nx, B.CreateAdd(Ty, B.CreateMul(Ny, Tz))));
   Value *NThreads = B.CreateMul(Nx, B.CreateMul(Ny, Nz));
-  Value *Start = B.CreateZExt(B.CreateShl(Tid, 2), I64, "atoll.zero.start");
-  Value *Step = B.CreateZExt(B.CreateShl(NThreads, 2), I64, "atoll.zero.step");
+  Value *Tid64 = B.CreateZExt(Tid, I64, "atoll.zero.tid");
+  Value *Start = B.CreateShl(Tid64, 4, "atoll.zero.start");
+  Value *Step = B.CreateShl(B.CreateZExt(NThreads, I64), 4, "atoll.zero.step");
   Value *Lo = C.sharedLo();
   Value *Bytes = C.sharedBytes();
+  auto *SharedPtr = PointerType::get(Ctx, ASShared);
+  auto I64C = [&](uint64_t N) { return ConstantInt::get(I64, N); };
 
   BasicBlock *Pre = B.GetInsertBlock();
   BasicBlock *Rest = C.body();
   BasicBlock *Loop = BasicBlock::Create(Ctx, "atoll.zero.smem", &F, Rest);
+  BasicBlock *Tail = BasicBlock::Create(Ctx, "atoll.zero.tail", &F, Rest);
+  BasicBlock *TailStore = BasicBlock::Create(Ctx, "atoll.zero.tail.store", &F, Rest);
   BasicBlock *Done = BasicBlock::Create(Ctx, "atoll.zero.done", &F, Rest);
   Pre->getTerminator()->eraseFromParent();
   IRBuilder<> PB(Pre);
-  PB.CreateCondBr(PB.CreateICmpULE(PB.CreateAdd(Start, ConstantInt::get(I64, 4)), Bytes), Loop,
-                  Done);
+  PB.CreateCondBr(PB.CreateICmpULE(PB.CreateAdd(Start, I64C(16)), Bytes), Loop, Tail);
+
   IRBuilder<> LB(Loop);
   PHINode *I = LB.CreatePHI(I64, 2, "atoll.zero.i");
   I->addIncoming(Start, Pre);
-  Value *Addr = LB.CreateIntToPtr(LB.CreateAdd(Lo, I), PointerType::get(Ctx, ASShared));
-  LB.CreateAlignedStore(ConstantInt::get(I32, 0), Addr, Align(4));
+  Value *Addr = LB.CreateIntToPtr(LB.CreateAdd(Lo, I), SharedPtr);
+  LB.CreateAlignedStore(Constant::getNullValue(FixedVectorType::get(I32, 4)), Addr, Align(16));
   Value *Next = LB.CreateAdd(I, Step);
   I->addIncoming(Next, Loop);
-  LB.CreateCondBr(LB.CreateICmpULE(LB.CreateAdd(Next, ConstantInt::get(I64, 4)), Bytes), Loop,
-                  Done);
+  LB.CreateCondBr(LB.CreateICmpULE(LB.CreateAdd(Next, I64C(16)), Bytes), Loop, Tail);
+
+  IRBuilder<> TB(Tail);
+  Value *Bulk = TB.CreateAnd(Bytes, I64C(~uint64_t(15)));
+  Value *TidOff = TB.CreateShl(Tid64, 2);
+  Value *TailOff = TB.CreateAdd(Bulk, TidOff, "atoll.zero.tail.off");
+  Value *IsLow = TB.CreateICmpULT(Tid64, I64C(3));
+  Value *Fits = TB.CreateICmpULE(TB.CreateAdd(TailOff, I64C(4)), Bytes);
+  Value *InTail = TB.CreateAnd(IsLow, Fits);
+  TB.CreateCondBr(InTail, TailStore, Done);
+  IRBuilder<> SB(TailStore);
+  SB.CreateAlignedStore(ConstantInt::get(I32, 0),
+                        SB.CreateIntToPtr(SB.CreateAdd(Lo, TailOff), SharedPtr), Align(4));
+  SB.CreateBr(Done);
+
   IRBuilder<> DB(Done);
   DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {DB.getInt32(0)});
   DB.CreateBr(Rest);

@@ -1,5 +1,6 @@
 ; A kernel that can reach shared memory zeroes the whole user shared window at
-; entry, cooperatively (thread t of n zeroes words t, t + n, ...), then waits at a
+; entry, cooperatively (thread t of n zeroes 16-byte blocks t, t + n, ..., threads
+; 0-2 the last whole words), then waits at a
 ; CTA barrier before any tenant code runs: no residue of an earlier kernel is
 ; readable. The pad is referenced so that the window is never empty.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
@@ -31,28 +32,44 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; CHECK-NEXT:    [[TID:%.*]] = add i32 [[TX]], [[T2]]
 ; CHECK-NEXT:    [[N0:%.*]] = mul i32 [[NY]], [[NZ]]
 ; CHECK-NEXT:    [[N:%.*]] = mul i32 [[NX]], [[N0]]
-; CHECK-NEXT:    [[ST:%.*]] = shl i32 [[TID]], 2
-; CHECK-NEXT:    %atoll.zero.start = zext i32 [[ST]] to i64
-; CHECK-NEXT:    [[SP:%.*]] = shl i32 [[N]], 2
-; CHECK-NEXT:    %atoll.zero.step = zext i32 [[SP]] to i64
+; CHECK-NEXT:    %atoll.zero.tid = zext i32 [[TID]] to i64
+; CHECK-NEXT:    %atoll.zero.start = shl i64 %atoll.zero.tid, 4
+; CHECK-NEXT:    [[NZX:%.*]] = zext i32 [[N]] to i64
+; CHECK-NEXT:    %atoll.zero.step = shl i64 [[NZX]], 4
 ; CHECK-NEXT:    %atoll.smem.cap = call i32 asm "mov.u32 $0, %reserved_smem_offset_cap;", "=r"()
 ; CHECK-NEXT:    %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
 ; CHECK-NEXT:    [[DSZ:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK-NEXT:    [[DSZ64:%.*]] = zext i32 [[DSZ]] to i64
 ; CHECK-NEXT:    %atoll.smem.end = add i64 ptrtoint (ptr addrspace(3) @__atoll_dyn_smem to i64), [[DSZ64]]
 ; CHECK-NEXT:    %atoll.smem.bytes = sub i64 %atoll.smem.end, %atoll.smem.lo
-; CHECK-NEXT:    [[E0:%.*]] = add i64 %atoll.zero.start, 4
+; CHECK-NEXT:    [[E0:%.*]] = add i64 %atoll.zero.start, 16
 ; CHECK-NEXT:    [[C0:%.*]] = icmp ule i64 [[E0]], %atoll.smem.bytes
-; CHECK-NEXT:    br i1 [[C0]], label %atoll.zero.smem, label %atoll.zero.done
+; CHECK-NEXT:    br i1 [[C0]], label %atoll.zero.smem, label %atoll.zero.tail
+; 16-byte stores over the window...
 ; CHECK:       atoll.zero.smem:
 ; CHECK-NEXT:    %atoll.zero.i = phi i64 [ %atoll.zero.start, %0 ], [ [[NEXT:%.*]], %atoll.zero.smem ]
 ; CHECK-NEXT:    [[A:%.*]] = add i64 %atoll.smem.lo, %atoll.zero.i
 ; CHECK-NEXT:    [[P:%.*]] = inttoptr i64 [[A]] to ptr addrspace(3)
-; CHECK-NEXT:    store i32 0, ptr addrspace(3) [[P]], align 4
+; CHECK-NEXT:    store <4 x i32> zeroinitializer, ptr addrspace(3) [[P]], align 16
 ; CHECK-NEXT:    [[NEXT]] = add i64 %atoll.zero.i, %atoll.zero.step
-; CHECK-NEXT:    [[E1:%.*]] = add i64 [[NEXT]], 4
+; CHECK-NEXT:    [[E1:%.*]] = add i64 [[NEXT]], 16
 ; CHECK-NEXT:    [[C1:%.*]] = icmp ule i64 [[E1]], %atoll.smem.bytes
-; CHECK-NEXT:    br i1 [[C1]], label %atoll.zero.smem, label %atoll.zero.done
+; CHECK-NEXT:    br i1 [[C1]], label %atoll.zero.smem, label %atoll.zero.tail
+; ...then the last whole words (threads 0-2), never past the window's end.
+; CHECK:       atoll.zero.tail:
+; CHECK-NEXT:    [[B16:%.*]] = and i64 %atoll.smem.bytes, -16
+; CHECK-NEXT:    [[T4:%.*]] = shl i64 %atoll.zero.tid, 2
+; CHECK-NEXT:    %atoll.zero.tail.off = add i64 [[B16]], [[T4]]
+; CHECK-NEXT:    [[LT3:%.*]] = icmp ult i64 %atoll.zero.tid, 3
+; CHECK-NEXT:    [[TE:%.*]] = add i64 %atoll.zero.tail.off, 4
+; CHECK-NEXT:    [[TIN:%.*]] = icmp ule i64 [[TE]], %atoll.smem.bytes
+; CHECK-NEXT:    [[BOTH:%.*]] = and i1 [[LT3]], [[TIN]]
+; CHECK-NEXT:    br i1 [[BOTH]], label %atoll.zero.tail.store, label %atoll.zero.done
+; CHECK:       atoll.zero.tail.store:
+; CHECK-NEXT:    [[TA:%.*]] = add i64 %atoll.smem.lo, %atoll.zero.tail.off
+; CHECK-NEXT:    [[TP:%.*]] = inttoptr i64 [[TA]] to ptr addrspace(3)
+; CHECK-NEXT:    store i32 0, ptr addrspace(3) [[TP]], align 4
+; CHECK-NEXT:    br label %atoll.zero.done
 ; CHECK:       atoll.zero.done:
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK-NEXT:    br label %atoll.body
@@ -64,5 +81,6 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; PTX:         mov.u32 {{%r[0-9]+}}, %reserved_smem_offset_cap;
 ; PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
 ; PTX:       {{^}}$L__BB0_2:
+; PTX:         st.shared.v4.b32 [{{%rd[0-9]+}}{{.*}}], {0, 0, 0, 0};
 ; PTX:         st.shared.b32 [{{%rd[0-9]+}}{{.*}}], 0;
 ; PTX:         bar.sync 0;
