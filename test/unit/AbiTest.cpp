@@ -14,6 +14,8 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+#include "TestKernels.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -23,30 +25,8 @@ namespace tc = Atoll::toolchain;
 
 namespace {
 
-const char *Kernels = R"(
-target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-
+const std::string Kernels = std::string(atoll_test::NvptxHeader) + atoll_test::VecAddKernel + R"(
 %struct.P = type { i32, float, i64 }
-
-define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i32 %n) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %in = icmp slt i32 %tid, %n
-  br i1 %in, label %body, label %exit
-body:
-  %i = sext i32 %tid to i64
-  %pa = getelementptr inbounds float, ptr %a, i64 %i
-  %pb = getelementptr inbounds float, ptr %b, i64 %i
-  %pc = getelementptr inbounds float, ptr %c, i64 %i
-  %x = load float, ptr %pa, align 4
-  %y = load float, ptr %pb, align 4
-  %s = fadd float %x, %y
-  store float %s, ptr %pc, align 4
-  br label %exit
-exit:
-  ret void
-}
 
 define ptx_kernel void @mixed(ptr byval(%struct.P) align 8 %p, double %d, ptr %out) {
   %f = getelementptr inbounds %struct.P, ptr %p, i32 0, i32 1

@@ -13,6 +13,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "TestKernels.h"
+
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -44,34 +46,12 @@ template <typename T> std::optional<Failure> failureOf(Expected<T> V) {
   return failureOf(V.takeError());
 }
 
-const char *Header = R"(
-target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-)";
+const char *Header = atoll_test::NvptxHeader;
 
 std::string withHeader(StringRef Body) { return std::string(Header) + Body.str(); }
 
-const std::string VecAdd = withHeader(R"(
-define ptx_kernel void @vadd(ptr %a, ptr %b, ptr %c, i32 %n) {
-entry:
-  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %in = icmp slt i32 %tid, %n
-  br i1 %in, label %body, label %exit
-body:
-  %i = sext i32 %tid to i64
-  %pa = getelementptr inbounds float, ptr %a, i64 %i
-  %pb = getelementptr inbounds float, ptr %b, i64 %i
-  %pc = getelementptr inbounds float, ptr %c, i64 %i
-  %x = load float, ptr %pa, align 4
-  %y = load float, ptr %pb, align 4
-  %s = fadd float %x, %y
-  store float %s, ptr %pc, align 4
-  br label %exit
-exit:
-  ret void
-}
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-)");
+const std::string VecAdd = withHeader(std::string(atoll_test::VecAddKernel) +
+                                      atoll_test::TidDeclaration);
 
 Expected<std::unique_ptr<Module>> parse(StringRef IR, LLVMContext &Ctx) {
   return parseModule(MemoryBufferRef(IR, "test.ll"), Ctx);
