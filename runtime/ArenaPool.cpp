@@ -18,7 +18,10 @@ Result<ArenaSpec> arenaSpecFor(uint64_t requested, bool roundToPow2, uint64_t gr
     return Error(ErrorCode::InvalidArgument,
                  fmt::format("an arena of {} bytes was requested (more than any device has)",
                              requested));
-  if (std::has_single_bit(requested) || roundToPow2) {
+  // Mask-mode offsets are 32-bit: a larger arena is modulo-only, of exactly the
+  // requested size.
+  if ((std::has_single_bit(requested) || roundToPow2) &&
+      std::bit_ceil(requested) <= ATOLL_MAX_MASK_ARENA_BYTES) {
     uint64_t size = std::bit_ceil(requested);
     size = std::max<uint64_t>(size, ATOLL_MIN_ARENA_BYTES);
     if (granularity > 1)

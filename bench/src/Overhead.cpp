@@ -145,12 +145,17 @@ bool close(double got, double want, double tol) {
 
 std::vector<Case> makeCases(bool quick, bool tiny) {
   std::vector<Case> cases;
-  // Element counts shrink 4x in quick mode (64x in the test-only tiny mode).
+  // Element counts shrink 4x in quick mode (64x in the test-only tiny mode). The
+  // full sizes make every native launch take about 1 ms on an H200 where the
+  // arena allows (every case fits in 3 GiB, so the shared arena stays a 4 GiB
+  // mask-capable one); up(m) scales a case up by m except in the tiny mode, whose
+  // sizes the mock driver computes on the host.
   const int q = tiny ? 64 : quick ? 4 : 1;
   const int gemmN = tiny ? 256 : quick ? 1024 : 2048;
+  auto up = [tiny](int m) { return tiny ? 1 : m; };
 
   { // vadd
-    int n = (32 << 20) / q;
+    int n = (32 << 20) / q * up(8);
     Case c = named("vadd", "c = a + b (streaming)");
     c.bufs = {{"a", size_t(n) * 4, false, Elem::F32, floats(1, -1, 1)},
               {"b", size_t(n) * 4, false, Elem::F32, floats(2, -1, 1)},
@@ -168,7 +173,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // saxpy
-    int n = (32 << 20) / q;
+    int n = (32 << 20) / q * up(8);
     Case c = named("saxpy", "out = a*x + y (grid-stride loop, __restrict__)");
     c.bufs = {{"x", size_t(n) * 4, false, Elem::F32, floats(3, -1, 1)},
               {"y", size_t(n) * 4, false, Elem::F32, floats(4, -1, 1)},
@@ -188,7 +193,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // copy
-    long long n = (64ll << 20) / q;
+    long long n = (64ll << 20) / q * up(5);
     Case c = named("copy", "dst = src (64-bit index)");
     c.bufs = {{"src", size_t(n) * 4, false, Elem::F32, floats(5, -1, 1)},
               {"dst", size_t(n) * 4, true, Elem::F32, {}}};
@@ -203,7 +208,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // stencil2d
-    int nx = 8192, ny = 4096 / q;
+    int nx = 8192, ny = 4096 / q * up(8);
     Case c = named("stencil2d", "5-point Jacobi step, 8192 x " + std::to_string(ny));
     size_t bytes = size_t(nx) * ny * 4;
     c.bufs = {{"in", bytes, false, Elem::F32, floats(6, -1, 1)},
@@ -226,7 +231,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // stencil3d
-    int nx = 512, ny = 512, nz = 128 / q;
+    int nx = 512, ny = 512, nz = 128 / q * up(10);
     Case c = named("stencil3d", "7-point stencil, 512 x 512 x " + std::to_string(nz));
     size_t bytes = size_t(nx) * ny * nz * 4;
     c.bufs = {{"in", bytes, false, Elem::F32, floats(7, -1, 1)},
@@ -295,7 +300,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // reduce_atomic
-    int n = (64 << 20) / q;
+    int n = (64 << 20) / q * up(8);
     Case c = named("reduce_atomic", "sum of u32: shared-memory tree + one 64-bit atomicAdd per block");
     c.bufs = {{"in", size_t(n) * 4, false, Elem::U32, words(12, 0xffff)},
               {"sum", 8, true, Elem::U64, {}}};
@@ -316,7 +321,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // histogram
-    int n = (64 << 20) / q;
+    int n = (64 << 20) / q * up(8);
     Case c = named("histogram", "256-bin histogram: shared atomics, merged with global atomics");
     c.bufs = {{"in", size_t(n) * 4, false, Elem::U32, words(13, 0xffffffffu)},
               {"bins", 256 * 4, true, Elem::U32, {}}};
@@ -359,7 +364,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // transpose
-    int w = 8192, hgt = 4096 / q;
+    int w = 8192, hgt = 4096 / q * up(12);
     Case c = named("transpose", "8192 x " + std::to_string(hgt) + ", 32x32 shared-memory tiles");
     size_t bytes = size_t(w) * hgt * 4;
     c.bufs = {{"in", bytes, false, Elem::F32, floats(17, -1, 1)},
@@ -411,7 +416,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // const_table
-    int n = (32 << 20) / q;
+    int n = (32 << 20) / q * up(3);
     Case c = named("const_table", "32-tap FIR from __constant__ taps + data-dependent __constant__ lookup");
     c.bufs = {{"in", size_t(n + 32) * 4, false, Elem::F32, floats(20, -1, 1)},
               {"keys", size_t(n) * 4, false, Elem::U32, words(21, 0xffffffffu)},
@@ -438,7 +443,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // vec4
-    int n4 = (8 << 20) / q;
+    int n4 = (8 << 20) / q * up(8);
     Case c = named("vec4", "out = s*a + b on float4 (16-byte loads and stores)");
     size_t bytes = size_t(n4) * 16;
     c.bufs = {{"a", bytes, false, Elem::F32, floats(22, -1, 1)},
@@ -459,7 +464,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // libdevice_math
-    int n = (8 << 20) / q;
+    int n = (8 << 20) / q * up(6);
     Case c = named("libdevice_math", "8 rounds of sinf, expf, logf (libdevice) per element");
     c.bufs = {{"in", size_t(n) * 4, false, Elem::F32, floats(24, -4, 4)},
               {"out", size_t(n) * 4, true, Elem::F32, {}}};
@@ -482,7 +487,7 @@ std::vector<Case> makeCases(bool quick, bool tiny) {
     cases.push_back(std::move(c));
   }
   { // pointer_chase
-    int nodes = (16 << 20) / q, threads = (256 << 10) / q, hops = 64;
+    int nodes = (16 << 20) / q, threads = (256 << 10) / q * up(3), hops = 64;
     Case c = named("pointer_chase", std::to_string(threads) + " threads x 64 dependent hops through a " +
                                 std::to_string(nodes) + "-node linked list");
     c.bufs = {{"nodes", size_t(nodes) * 8, false, Elem::Node,

@@ -9,8 +9,9 @@
  *   0      __atoll_arena_base        uint64_t  device address of the pipeline's arena
  *   1      __atoll_arena_size        uint64_t  arena size in bytes
  *
- * mask-based mode (default): the arena size is a power of two and the base is aligned
- * to the size, so a global address is confined by (addr & (size - 1)) | base.
+ * mask-based mode (default): the arena size is a power of two of at most 4 GiB and the
+ * base is aligned to the size, so a global address is confined by
+ * base | (addr & (size - 1)), computed on the low 32 bits of addr.
  * modulo-based mode: any size and any 256-byte aligned base; confined by
  * base + (addr - base) % size.
  */
@@ -38,6 +39,10 @@
 /* Smallest arena: the granularity of the driver's virtual memory mapping on
  * Hopper. Mask-mode arenas are powers of two of at least this size. */
 #define ATOLL_MIN_ARENA_BYTES (2ull << 20)
+/* Largest mask-mode arena: offsets into it are 32-bit (one instruction per
+ * access). The runtime makes larger arenas modulo-only; a mask-mode kernel given a
+ * larger arena anyway stays inside its first 4 GiB. */
+#define ATOLL_MAX_MASK_ARENA_BYTES (4ull << 30)
 
 /* Alignment of every buffer the runtime hands out inside an arena. */
 #define ATOLL_BUFFER_ALIGNMENT 256u

@@ -44,11 +44,13 @@ struct RuntimeState;
 } // namespace detail
 
 struct PipelineOptions {
-  /// Arena size. A power of two (rounded up to at least ATOLL_MIN_ARENA_BYTES) gives
-  /// a mask-capable arena, aligned to its size, that runs applications of either
-  /// clamping mode. Any other size gives a modulo-only arena of exactly that size
-  /// (rounded up to ATOLL_BUFFER_ALIGNMENT), which runs only applications loaded
-  /// with Clamping::ModuloBased; unless roundToPowerOfTwo is set.
+  /// Arena size. A power of two up to ATOLL_MAX_MASK_ARENA_BYTES (4 GiB; rounded up
+  /// to at least ATOLL_MIN_ARENA_BYTES) gives a mask-capable arena, aligned to its
+  /// size, that runs applications of either clamping mode. Any other size, and any
+  /// size above 4 GiB, gives a modulo-only arena of exactly that size (rounded up to
+  /// ATOLL_BUFFER_ALIGNMENT), which runs only applications loaded with
+  /// Clamping::ModuloBased; unless roundToPowerOfTwo is set (and the rounded size
+  /// is at most 4 GiB).
   uint64_t arenaBytes = 64ull << 20;
   /// Round a non-power-of-two arenaBytes up to the next power of two (mask-capable).
   bool roundToPowerOfTwo = false;

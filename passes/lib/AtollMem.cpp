@@ -112,12 +112,16 @@ private:
   void rewrite(Instruction &I, KernelConfiner &C);
   void planGroups(ArrayRef<Instruction *> Work);
 
-  // Accesses Base + C (C a constant) into the same object, with the same alignment,
-  // in the same basic block, share one clamp of Base: the block runs all of them
-  // or none, so clamping Base to [obj, obj + size - max(C + S)] keeps every one in
-  // its object, changes none that was in bounds, and leaves C as an immediate.
-  using GroupKey = std::tuple<Value *, Value *, BasicBlock *, uint64_t>;
+  // Accesses Base + C (C a constant) into the same object, in the same basic
+  // block, share one clamp of Base: the block runs all of them or none, so
+  // clamping Base to [obj, obj + size - max(C + S)] keeps every one in its object,
+  // changes none that was in bounds, and leaves C as an immediate. Each member's
+  // C is a multiple of its alignment A, so Base is max(A)-aligned in a correct
+  // program and the clamp keeps that alignment: the members of a split float4
+  // (align 16, 4, 8, 4) stay one vector access for the backend.
+  using GroupKey = std::tuple<Value *, Value *, BasicBlock *>;
   struct AccessGroup {
+    uint64_t Align = 1; // max over members of A
     uint64_t MaxEnd = 0;
     unsigned Members = 0;
     bool Offsets = false; // some member has C != 0: only then is sharing worth it
@@ -568,13 +572,13 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
       PointerOrigin O = originOf(I, Op);
       Value *Window = nullptr;
       if (O.Space == StateSpace::Global)
-        Window = C.arenaSize();
+        Window = C.arenaWindow();
       else if (O.Space == StateSpace::Unknown)
         // The window of the space the pointer is in at run time (the confinement
         // below takes the same branch): a global copy keeps its full length.
         Window = B.CreateSelect(
             B.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {I.getOperand(Op.OpIdx)}),
-            C.sharedBytes(), C.arenaSize(), "atoll.window");
+            C.sharedBytes(), C.arenaWindow(), "atoll.window");
       else if (O.Space == StateSpace::Shared && !objectSize(O.Object, DL))
         Window = C.sharedBytes();
       else if (std::optional<uint64_t> Bytes = objectSize(O.Object, DL))
@@ -603,9 +607,9 @@ void KernelHardener::rewrite(Instruction &I, KernelConfiner &C) {
           G.Clamped =
               O.Space == StateSpace::Global
                   ? C.confine(HB, std::get<0>(Key), O, ConstantInt::get(I64, G.MaxEnd),
-                              Op.Alignment)
+                              Align(G.Align))
                   : C.confineToObject(HB, std::get<0>(Key), O.Object, *objectSize(O.Object, DL),
-                                      ConstantInt::get(I64, G.MaxEnd), Op.Alignment);
+                                      ConstantInt::get(I64, G.MaxEnd), Align(G.Align));
         }
         NewPtr = B.CreateConstGEP1_64(B.getInt8Ty(), G.Clamped, Offset, "atoll.grp.addr");
       }
@@ -684,8 +688,9 @@ void KernelHardener::planGroups(ArrayRef<Instruction *> Work) {
       uint64_t End = C + CSize->getZExtValue();
       if (C % A != 0 || End > *Bytes)
         continue;
-      GroupKey Key{Base, O.Object, I->getParent(), A};
+      GroupKey Key{Base, O.Object, I->getParent()};
       AccessGroup &G = Groups[Key];
+      G.Align = std::max(G.Align, A);
       G.MaxEnd = std::max(G.MaxEnd, End);
       ++G.Members;
       G.Offsets |= C != 0;
@@ -880,8 +885,8 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
                      NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_ARENA_SIZE_INDEX),
                      Opts.Mode);
     H->harden(*NewF, C);
-    ZeroShared |= C.usedSharedWindow();
-    if (ZeroShared) {
+    ZeroShared |= C.usedShared();
+    if (C.usedSharedWindow()) {
       // Reference the pad so ptxas allocates it for this kernel.
       C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M), /*isVolatile=*/true);
     }

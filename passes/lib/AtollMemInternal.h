@@ -105,7 +105,14 @@ public:
   llvm::Value *sharedBytes();
   llvm::Value *arenaBase() const { return ArenaBase; }
   llvm::Value *arenaSize() const { return ArenaSize; }
-  bool usedSharedWindow() const { return UsedShared; }
+  /// The bytes an arena access can reach: the arena size, at most 4 GiB in mask
+  /// mode (run-time copy lengths are cut to it).
+  llvm::Value *arenaWindow() const { return ArenaWindow; }
+  /// Some access was confined to shared memory (the window or an object).
+  bool usedShared() const { return UsedShared; }
+  /// Some access was confined to the shared window, whose clamp needs the window
+  /// to be at least as large as the widest access (the shared pad).
+  bool usedSharedWindow() const { return UsedWindow; }
   /// The first block of the tenant's code (after the setup in the entry block).
   llvm::BasicBlock *body() const { return Body; }
 
@@ -121,11 +128,12 @@ private:
   ClampingMode Mode;
   llvm::IRBuilder<> Entry;
   llvm::BasicBlock *Body = nullptr;
-  llvm::Type *I64;
-  llvm::Value *ArenaMask = nullptr;
-  llvm::DenseMap<uint64_t, llvm::Value *> MaskByAlign; // (size-1) & ~(A-1), per A
+  llvm::Type *I32, *I64;
+  llvm::Value *ArenaMask = nullptr;   // i32: min(size, 4 GiB) - 1 (mask mode)
+  llvm::Value *ArenaWindow = nullptr; // i64: min(size, 4 GiB) (mask), size (modulo)
+  llvm::DenseMap<uint64_t, llvm::Value *> MaskByAlign; // mask & ~(A-1), per A
   llvm::Value *SmemLo = nullptr, *SmemBytes = nullptr;
-  bool UsedShared = false;
+  bool UsedShared = false, UsedWindow = false;
 };
 
 /// Zero-initialises, at kernel entry, every static alloca and (when the kernel can

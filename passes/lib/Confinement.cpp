@@ -1,14 +1,27 @@
 // Code generation for confinement. Every rewritten address is an integer
 // computation the tenant cannot influence beyond its window:
-//   arena, mask-based:   (addr & mask_A) | base            (mask_A = (size-1) & ~(A-1))
+//   arena, mask-based:   base | zext(trunc32(addr) & mask_A)  (mask_A = (size-1) & ~(A-1))
 //   arena, modulo-based: base + (umin((addr - base) % size, size - S) & ~(A-1))
-//   shared window:       lo + (umin(addr - lo, bytes - S) & ~(A-1)), bytes = dynbase + dynsize - lo
-//   object (alloca, constant global, byval): obj + (umin(p - obj, objsize - S) & ~(A-1))
+//   shared window:       lo + zext(umin(trunc32(addr - lo), bytes - S) & ~(A-1)),
+//                        bytes = dynbase + dynsize - lo
+//   object (alloca, constant global, byval): obj + zext(umin(trunc32(p - obj), objsize - S) & ~(A-1))
 // where S is the access size and A its alignment. Launch-invariant values are
 // computed once in the entry block.
+//
+// Offsets are 32-bit wherever the window is at most 4 GiB: mask-mode arenas are
+// (ATOLL_MAX_MASK_ARENA_BYTES), shared memory and every object are. Truncating a
+// wild offset only changes which in-window byte it lands on, never the window, and
+// 32-bit offsets halve the instructions per access (one LOP3 instead of two, 32-bit
+// address arithmetic before it) and the registers they hold.
 #include "AtollMemInternal.h"
 
+#include "atoll/abi.h"
+
+#include "llvm/Analysis/Utils/Local.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
@@ -28,14 +41,62 @@ KernelConfiner::KernelConfiner(Function &Kernel, Value *ArenaBase, Value *ArenaS
                                ClampingMode Mode)
     : F(Kernel), DL(Kernel.getParent()->getDataLayout()), ArenaBase(ArenaBase),
       ArenaSize(ArenaSize), Mode(Mode),
-      Entry(Kernel.getContext()), I64(Type::getInt64Ty(Kernel.getContext())) {
+      Entry(Kernel.getContext()), I32(Type::getInt32Ty(Kernel.getContext())),
+      I64(Type::getInt64Ty(Kernel.getContext())) {
   // Setup code lives in the entry block, between the allocas and a branch to the
   // tenant's code, so later rewrites never invalidate the insertion point.
   BasicBlock &EB = Kernel.getEntryBlock();
   Body = EB.splitBasicBlock(entryInsertPoint(Kernel), "atoll.body");
   Entry.SetInsertPoint(EB.getTerminator());
-  if (Mode == ClampingMode::MaskBased)
-    ArenaMask = Entry.CreateSub(ArenaSize, ConstantInt::get(I64, 1), "atoll.arena.mask");
+  if (Mode == ClampingMode::MaskBased) {
+    // The runtime never gives a mask-mode kernel an arena above 4 GiB; should a
+    // raw launch do so, the saturated mask still keeps it inside the arena (in
+    // its first 4 GiB).
+    Value *Mask = Entry.CreateBinaryIntrinsic(
+        Intrinsic::umin, Entry.CreateSub(ArenaSize, ConstantInt::get(I64, 1)),
+        ConstantInt::get(I64, ATOLL_MAX_MASK_ARENA_BYTES - 1), nullptr, "atoll.arena.mask");
+    ArenaWindow = Entry.CreateAdd(Mask, ConstantInt::get(I64, 1), "atoll.arena.window");
+    // The base is aligned to the size (ABI); saying so lets LLVM see that an
+    // aligned offset gives an aligned address (and keep vector accesses whole).
+    this->ArenaBase = Entry.CreateAnd(ArenaBase, ConstantInt::get(I64, ~(ATOLL_MIN_ARENA_BYTES - 1)),
+                                      "atoll.arena.base");
+    ArenaMask = Entry.CreateTrunc(Mask, I32, "atoll.arena.mask32");
+  } else {
+    ArenaWindow = ArenaSize;
+  }
+}
+
+// V & ~(A-1) where LLVM already knows the low bits are zero, kept visible to
+// ptxas, which cannot see through umin: an offset it knows to be 16-aligned lets
+// it merge neighbouring shared/local accesses into one 128-bit access, as it does
+// for the unhardened kernel (tiled GEMM: LDS.128).
+static Value *alignHint(IRBuilder<> &B, Value *V, Align A) {
+  auto *Ty = FunctionType::get(V->getType(), {V->getType()}, false);
+  std::string Text = llvm::formatv("and.b32 $0, $1, {0:x8};", ~uint32_t(A.value() - 1)).str();
+  auto *Asm = InlineAsm::get(Ty, Text, "=r,r", /*hasSideEffects=*/false);
+  return B.CreateCall(Ty, Asm, {V}, "atoll.align.hint");
+}
+
+// A 32-bit offset in [0, Lim] (Lim = window - S, at most 4 GiB - 1), aligned down
+// to A (to Known, at least A, when the unclamped offset is known to be aligned to
+// it), as an i64 to add to the window's base.
+static Value *offset32(IRBuilder<> &B, Value *Off64, Value *Lim64, Align A,
+                       Align Known = Align(1)) {
+  Type *I32 = B.getInt32Ty();
+  Value *Off = B.CreateTrunc(Off64, I32);
+  Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, B.CreateTrunc(Lim64, I32));
+  if (Known > A)
+    Off = alignHint(B, Off, Known);
+  else if (A.value() > 1)
+    Off = B.CreateAnd(Off, ConstantInt::get(I32, ~uint32_t(A.value() - 1)), "atoll.align");
+  return B.CreateZExt(Off, B.getInt64Ty(), "atoll.off32");
+}
+
+// Alignment (up to 16, the widest access) of an offset that a correct program
+// gives: what LLVM can prove about its low bits.
+static Align knownOffsetAlign(Value *Off, const DataLayout &DL) {
+  unsigned TZ = computeKnownBits(Off, DL).countMinTrailingZeros();
+  return Align(uint64_t(1) << std::min(TZ, 4u));
 }
 
 Value *KernelConfiner::alignDown(IRBuilder<> &B, Value *V, Align A) {
@@ -55,17 +116,21 @@ Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, 
   if (Mode == ClampingMode::MaskBased) {
     Value *&MaskA = MaskByAlign[A.value()];
     if (!MaskA)
-      MaskA = A.value() == 1 ? ArenaMask
-                             : Entry.CreateAnd(ArenaMask, ConstantInt::get(I64, ~(A.value() - 1)),
-                                               "atoll.arena.mask.a" + Twine(A.value()));
-    Value *Off = B.CreateAnd(Addr, MaskA, "atoll.off");
+      MaskA = A.value() == 1
+                  ? ArenaMask
+                  : Entry.CreateAnd(ArenaMask, ConstantInt::get(I32, ~uint32_t(A.value() - 1)),
+                                    "atoll.arena.mask.a" + Twine(A.value()));
+    Value *Off = B.CreateAnd(B.CreateTrunc(Addr, I32), MaskA, "atoll.off");
     // An access wider than its alignment could cross the arena end: clamp it.
+    // (S <= window: constant sizes are at most MaxGroupBytes, run-time lengths
+    // are cut to the window first.)
     if (!CSize || CSize->getZExtValue() > A.value()) {
       IRBuilder<> &H = builderFor(B, Entry, Size);
-      Value *Lim = alignDown(H, H.CreateSub(ArenaSize, Size), A);
+      Value *Lim = H.CreateTrunc(alignDown(H, H.CreateSub(ArenaWindow, Size), A), I32);
       Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim, nullptr, "atoll.off.clamped");
     }
-    return B.CreateOr(Off, ArenaBase, "atoll.addr");
+    // base is aligned to the window, so | is + (and cheaper).
+    return B.CreateOr(ArenaBase, B.CreateZExt(Off, I64), "atoll.addr");
   }
   Value *Rel = B.CreateSub(Addr, ArenaBase);
   Value *Off = B.CreateURem(Rel, ArenaSize, "atoll.off");
@@ -116,15 +181,13 @@ Value *KernelConfiner::sharedBytes() {
 
 Value *KernelConfiner::confineToSharedWindow(IRBuilder<> &B, Value *SharedAddr, Value *Size,
                                              Align A) {
-  UsedShared = true;
+  UsedShared = UsedWindow = true;
   Value *Lo = sharedLo();
   Value *Bytes = sharedBytes();
   IRBuilder<> &H = builderFor(B, Entry, Size);
   // The zero-init pad guarantees Bytes >= every constant access size.
   Value *Lim = H.CreateSub(Bytes, Size, "atoll.smem.lim");
-  Value *Off = B.CreateSub(SharedAddr, Lo);
-  Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
-  Off = alignDown(B, Off, A);
+  Value *Off = offset32(B, B.CreateSub(SharedAddr, Lo), Lim, A);
   return B.CreateAdd(Lo, Off, "atoll.smem.addr");
 }
 
@@ -146,23 +209,68 @@ static void raiseObjectAlignment(Value *Object, Align A, const DataLayout &DL) {
   }
 }
 
+/// When Ptr is Object plus GEPs (through address-space casts, which keep offsets
+/// within an object), its offset from the indices: no round trip of the address
+/// through the generic space. Null otherwise. No wrap flags: a tenant's GEP that
+/// overflows gives a wrong offset (clamped below), never poison.
+static Value *offsetFromGEPs(IRBuilder<> &B, Value *Ptr, Value *Object, Type *IntTy,
+                             const DataLayout &DL) {
+  SmallVector<GEPOperator *, 4> Chain;
+  for (Value *V = Ptr;;) {
+    if (V == Object)
+      break;
+    if (auto *G = dyn_cast<GEPOperator>(V)) {
+      Chain.push_back(G);
+      V = G->getPointerOperand();
+    } else if (auto *C = dyn_cast<AddrSpaceCastOperator>(V)) {
+      V = C->getPointerOperand();
+    } else if (auto *BC = dyn_cast<BitCastOperator>(V)) {
+      V = BC->getOperand(0);
+    } else {
+      return nullptr;
+    }
+  }
+  if (Chain.empty())
+    return nullptr;
+  Value *Off = nullptr;
+  for (GEPOperator *G : Chain) {
+    Value *O = B.CreateZExtOrTrunc(emitGEPOffset(&B, DL, G, /*NoAssumptions=*/true), IntTy);
+    Off = Off ? B.CreateAdd(Off, O) : O;
+  }
+  // A single i8 GEP's offset is its index: the tenant's own value keeps its name.
+  bool Own = llvm::any_of(Chain, [&](GEPOperator *G) { return is_contained(G->indices(), Off); });
+  if (isa<Instruction>(Off) && !Own)
+    Off->setName("atoll.obj.off");
+  return Off;
+}
+
 Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object,
                                        uint64_t ObjectBytes, Value *Size, Align A) {
   auto *PtrTy = cast<PointerType>(Ptr->getType());
-  raiseObjectAlignment(Object, A, DL);
+  Type *IntPtrTy = DL.getIntPtrType(PtrTy);
+  Value *Off = offsetFromGEPs(B, Ptr, Object, IntPtrTy, DL);
+  // The alignment a correct program's offset has (the object is raised to it; a
+  // byval parameter keeps the access alignment, not to change the parameter layout).
+  Align Known = Off && isa<Constant>(Size) && !isa<Argument>(Object)
+                    ? std::max(A, knownOffsetAlign(Off, DL))
+                    : A;
+  raiseObjectAlignment(Object, Known, DL);
   // The object's address in the pointer's address space (launch-invariant).
   Value *Obj = Object;
   if (Obj->getType() != PtrTy)
     Obj = Entry.CreateAddrSpaceCast(Obj, PtrTy, Object->getName() + ".atoll");
-  Type *IntPtrTy = DL.getIntPtrType(PtrTy);
-  Value *P = B.CreatePtrToInt(Ptr, IntPtrTy);
-  Value *O = B.CreatePtrToInt(Obj, IntPtrTy);
-  Value *Off = B.CreateSub(P, O, "atoll.obj.off");
+  if (!Off)
+    Off = B.CreateSub(B.CreatePtrToInt(Ptr, IntPtrTy), B.CreatePtrToInt(Obj, IntPtrTy),
+                      "atoll.obj.off");
   IRBuilder<> &H = builderFor(B, Entry, Size);
   Value *Lim = H.CreateSub(ConstantInt::get(IntPtrTy, ObjectBytes),
                            H.CreateZExtOrTrunc(Size, IntPtrTy), "atoll.obj.lim");
-  Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
-  Off = alignDown(B, Off, A);
+  if (IntPtrTy->getIntegerBitWidth() > 32 && ObjectBytes <= UINT32_MAX) {
+    Off = offset32(B, Off, Lim, A, Known);
+  } else {
+    Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
+    Off = alignDown(B, Off, A);
+  }
   return B.CreateGEP(B.getInt8Ty(), Obj, Off, "atoll.obj.addr");
 }
 

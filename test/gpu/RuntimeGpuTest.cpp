@@ -1,6 +1,7 @@
 // libatoll_runtime on a real GPU: vector add end to end, many pipelines from many
 // threads, libdevice math against the CPU, dynamic shared memory above 48 KiB,
-// by-value struct parameters, modulo-mode arenas, capacity admission, pooled
+// by-value struct parameters, modulo-mode arenas, the 4 GiB mask-arena limit,
+// capacity admission, pooled
 // pipeline creation, and re-creating the runtime. Skipped without a GPU.
 #include "RuntimeGpuUtil.h"
 
@@ -236,6 +237,37 @@ TEST_F(RuntimeGpu, ModuloOnlyArenasRunModuloApplications) {
   auto q = pipeline({.arenaBytes = 4 * MiB});
   ASSERT_TRUE(q);
   EXPECT_TRUE(runVadd(*q, kernel(modulo, "vadd"), 100000, 4));
+}
+
+// Mask-mode kernels confine with 32-bit offsets: a 4 GiB arena is the largest
+// mask-capable one and its top half works (offsets >= 2^31: no sign trouble); a
+// power-of-two arena above 4 GiB is modulo-only and its memory beyond 4 GiB works.
+TEST_F(RuntimeGpu, MaskArenasUpToFourGiBLargerOnesAreModuloOnly) {
+  constexpr uint64_t GiB = 1024 * MiB;
+  auto mask = load("runtime_kernels.bc");
+  ASSERT_TRUE(mask);
+  {
+    auto p = pipeline({.arenaBytes = 4 * GiB, .name = "four-gib"});
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->arenaMode(), Clamping::MaskBased);
+    auto spacer = p->allocate(3 * GiB + 512 * MiB); // the vectors land above 3.5 GiB
+    ASSERT_TRUE(spacer);
+    EXPECT_TRUE(runVadd(*p, kernel(mask, "vadd"), 1 << 20, 5));
+  }
+  auto p = pipeline({.arenaBytes = 8 * GiB, .name = "eight-gib"});
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->arenaBytes(), 8 * GiB);
+  EXPECT_EQ(p->arenaMode(), Clamping::ModuloBased);
+  EXPECT_FALSE(p->supports(Clamping::MaskBased));
+  auto buf = *p->allocate(4096);
+  Status s = p->launch(kernel(mask, "vadd"), {Dim3(1), Dim3(32)}, buf, buf, buf, 0);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::InvalidLaunch);
+  auto modulo = load("runtime_kernels.bc", {.clamping = Clamping::ModuloBased});
+  ASSERT_TRUE(modulo);
+  auto spacer = p->allocate(5 * GiB); // the vectors land beyond 5 GiB
+  ASSERT_TRUE(spacer);
+  EXPECT_TRUE(runVadd(*p, kernel(modulo, "vadd"), 1 << 20, 6));
 }
 
 class RuntimeGpuBudget : public RuntimeGpu {

@@ -104,6 +104,25 @@ TEST(ArenaSpec, OtherSizesAreModuloOnlyUnlessRounded) {
   EXPECT_EQ(s->size, 128 * MiB);
 }
 
+TEST(ArenaSpec, MaskCapableArenasAreAtMostFourGiB) {
+  // Mask-mode kernels confine with 32-bit offsets (ATOLL_MAX_MASK_ARENA_BYTES).
+  constexpr uint64_t GiB = 1024 * MiB;
+  auto s = arenaSpecFor(4 * GiB, false, 2 * MiB);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->size, 4 * GiB);
+  EXPECT_TRUE(s->maskCapable);
+  s = arenaSpecFor(3 * GiB, true, 2 * MiB); // rounds up to exactly the limit
+  EXPECT_EQ(s->size, 4 * GiB);
+  EXPECT_TRUE(s->maskCapable);
+  s = arenaSpecFor(8 * GiB, false, 2 * MiB); // a power of two above it: modulo-only
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->size, 8 * GiB);
+  EXPECT_FALSE(s->maskCapable);
+  s = arenaSpecFor(5 * GiB, true, 2 * MiB); // not rounded past the limit
+  EXPECT_EQ(s->size, 5 * GiB);
+  EXPECT_FALSE(s->maskCapable);
+}
+
 TEST(ArenaSpec, ZeroAndAbsurdSizesAreInvalid) {
   for (uint64_t n : {uint64_t(0), uint64_t(UINT64_MAX), uint64_t((1ull << 63) + 1)}) {
     auto s = arenaSpecFor(n, true, 2 * MiB);

@@ -1,8 +1,8 @@
 ; A single access may be as wide as 256 bytes, the size every window is
 ; guaranteed to have (the shared pad is 256 bytes, arenas are at least 2 MiB):
 ; a 256-byte access through a pointer of unknown space is confined with limits
-; bytes - 256 and size - 256; 260 bytes are refused. memcpy/memset are not limited
-; (their length is cut at run time).
+; bytes - 256 and window - 256 (window = min(size, 4 GiB)); 260 bytes are refused.
+; memcpy/memset are not limited (their length is cut at run time).
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt-atoll -passes=atoll-mem -S %t/max.ll | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %t/max.ll -o - | %llc-sm90 -o /dev/null
@@ -11,10 +11,12 @@
 ; CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
 ; CHECK-LABEL: define ptx_kernel void @widest(
 ; CHECK:         %atoll.smem.lim = sub i64 %atoll.smem.bytes, 256
-; CHECK:         [[S:%.*]] = sub i64 %__atoll_arena_size, 256
+; CHECK:         [[S:%.*]] = sub i64 %atoll.arena.window, 256
 ; CHECK-NEXT:    [[LIM:%.*]] = and i64 [[S]], -4
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.smem.lim)
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[LIM]])
+; CHECK-NEXT:    [[LIM32:%.*]] = trunc i64 [[LIM]] to i32
+; CHECK:         [[SLIM32:%.*]] = trunc i64 %atoll.smem.lim to i32
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[SLIM32]])
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[LIM32]])
 ; CHECK:         %v = load [64 x i32], ptr %atoll.generic, align 4
 ; OVER: error: atoll-mem: refused in 'too_wide': access of 260 bytes is too large: %v = load [65 x i32], ptr %p, align 4
 

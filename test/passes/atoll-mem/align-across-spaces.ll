@@ -30,29 +30,43 @@ define ptx_kernel void @aligns(i64 %i, ptr %out) {
 }
 
 ; Window accesses: limits bytes - S, then the alignment mask.
-; CHECK-LABEL: define ptx_kernel void @aligns(
+; The offset is the tenant's own index %i: it keeps its name.
+; CHECK-LABEL: define ptx_kernel void @aligns(i64 %i, ptr %out,
 ; CHECK:         [[L1:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 1
 ; CHECK-NEXT:    [[L2:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 2
 ; CHECK-NEXT:    [[L8:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 8
 ; CHECK-NEXT:    [[L16:%atoll.smem.lim[0-9]+]] = sub i64 %atoll.smem.bytes, 16
 ; CHECK:       atoll.body:
-; CHECK:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L1]])
-; CHECK-NEXT:    add i64 %atoll.smem.lo, [[C1]]
+; CHECK:         [[T1:%.*]] = trunc i64 [[L1]] to i32
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[T1]])
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[C1]] to i64
+; CHECK-NEXT:    add i64 %atoll.smem.lo, [[Z1]]
 ; CHECK:         %b1 = load i8
-; CHECK:         [[C2:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L2]])
-; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -2
-; CHECK-NEXT:    add i64 %atoll.smem.lo, [[A2]]
+; CHECK:         [[T2:%.*]] = trunc i64 [[L2]] to i32
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[T2]])
+; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -2
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
+; CHECK-NEXT:    add i64 %atoll.smem.lo, [[Z2]]
 ; CHECK:         %h2 = load i16
-; CHECK:         [[C8:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L8]])
-; CHECK-NEXT:    [[A8:%.*]] = and i64 [[C8]], -8
+; CHECK:         [[T8:%.*]] = trunc i64 [[L8]] to i32
+; CHECK-NEXT:    [[C8:%.*]] = call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[T8]])
+; CHECK-NEXT:    [[A8:%.*]] = and i32 [[C8]], -8
+; CHECK-NEXT:    [[Z8:%.*]] = zext i32 [[A8]] to i64
+; CHECK-NEXT:    add i64 %atoll.smem.lo, [[Z8]]
 ; CHECK:         %q8 = load i64
-; CHECK:         [[C16:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[L16]])
-; CHECK-NEXT:    [[A16:%.*]] = and i64 [[C16]], -16
+; CHECK:         [[T16:%.*]] = trunc i64 [[L16]] to i32
+; CHECK-NEXT:    [[C16:%.*]] = call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[T16]])
+; CHECK-NEXT:    [[A16:%.*]] = and i32 [[C16]], -16
+; CHECK-NEXT:    [[Z16:%.*]] = zext i32 [[A16]] to i64
+; CHECK-NEXT:    add i64 %atoll.smem.lo, [[Z16]]
 ; CHECK:         %v16 = load <4 x i32>
 ; Stack: 16 bytes align 16 in 64 bytes: offset <= 48, -16; 2 bytes align 1: <= 62.
-; CHECK:         [[C5:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 48)
-; CHECK-NEXT:    and i64 [[C5]], -16
+; CHECK:         [[C5:%.*]] = call i32 @llvm.umin.i32(i32 {{%.*}}, i32 48)
+; CHECK-NEXT:    [[A5:%.*]] = and i32 [[C5]], -16
+; CHECK-NEXT:    [[Z5:%.*]] = zext i32 [[A5]] to i64
+; CHECK-NEXT:    getelementptr i8, ptr %a, i64 [[Z5]]
 ; CHECK:         %lv = load <2 x i64>
-; CHECK:         [[C6:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 62)
-; CHECK-NEXT:    [[P6:%.*]] = getelementptr i8, ptr %a, i64 [[C6]]
+; CHECK:         [[C6:%.*]] = call i32 @llvm.umin.i32(i32 {{%.*}}, i32 62)
+; CHECK-NEXT:    [[Z6:%.*]] = zext i32 [[C6]] to i64
+; CHECK-NEXT:    [[P6:%.*]] = getelementptr i8, ptr %a, i64 [[Z6]]
 ; CHECK-NEXT:    %lh = load i16, ptr [[P6]], align 1

@@ -25,19 +25,21 @@ define ptx_kernel void @by_value(ptr byval(%struct.S) align 4 %s, i64 %i, ptr %o
 ; CHECK-LABEL: define ptx_kernel void @by_value(ptr byval(%struct.S) align 4 %s, i64 %i, ptr %out, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %p = getelementptr [8 x i32], ptr %s, i64 0, i64 %i
-; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT:    [[B0:%.*]] = ptrtoint ptr %s to i64
-; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], [[B0]]
-; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 32)
-; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
-; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %s, i64 [[A0]]
+; The offset comes from the GEP's index (no address round trip), is clamped in
+; 32 bits to 36 - 4 and aligned to 4.
+; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 32)
+; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
+; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %s, i64 [[Z0]]
 ; CHECK-NEXT:    %v = load i32, ptr [[P0]], align 4
-; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT:    [[B1:%.*]] = ptrtoint ptr %s to i64
-; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], [[B1]]
-; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 32)
-; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -4
-; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr %s, i64 [[A1]]
+; CHECK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 32)
+; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
+; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr %s, i64 [[Z1]]
 ; CHECK-NEXT:    store i32 0, ptr [[P1]], align 4
 ; Field 1 at the constant offset 32 (4 bytes of 36): proven safe, unchanged.
 ; CHECK-NEXT:    %f = getelementptr %struct.S, ptr %s, i64 0, i32 1

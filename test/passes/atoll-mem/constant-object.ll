@@ -25,36 +25,42 @@ define ptx_kernel void @lookup(i64 %i, ptr %out) {
   ret void
 }
 
+; The offsets come from the GEP indices (also through the addrspacecast), are
+; clamped in 32 bits to objsize - S and aligned, then widened for the GEP.
 ; CHECK-LABEL: define ptx_kernel void @lookup(
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(4) @tab, i64 %i
-; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(4) %p to i64
-; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], ptrtoint (ptr addrspace(4) @tab to i64)
-; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 60)
-; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
-; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(4) @tab, i64 [[A0]]
+; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 60)
+; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
+; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(4) @tab, i64 [[Z0]]
 ; CHECK-NEXT:    %v = load float, ptr addrspace(4) [[P0]], align 4
 ; CHECK-NEXT:    %g = addrspacecast ptr addrspace(4) @tab to ptr
 ; CHECK-NEXT:    %q = getelementptr float, ptr %g, i64 %i
-; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr %q to i64
-; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], ptrtoint (ptr addrspacecast (ptr addrspace(4) @tab to ptr) to i64)
-; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 60)
-; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -4
-; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @tab to ptr), i64 [[A1]]
+; CHECK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 60)
+; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
+; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @tab to ptr), i64 [[Z1]]
 ; CHECK-NEXT:    %w = load float, ptr [[P1]], align 4
 ; 16 bytes of the 64-byte @wide: offset <= 48, 16-aligned.
 ; CHECK-NEXT:    %r = getelementptr <4 x i32>, ptr addrspace(4) @wide, i64 %i
-; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(4) %r to i64
-; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], ptrtoint (ptr addrspace(4) @wide to i64)
-; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 48)
-; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -16
-; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(4) @wide, i64 [[A2]]
+; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 16
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 48)
+; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -16
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
+; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(4) @wide, i64 [[Z2]]
 ; CHECK-NEXT:    %x = load <4 x i32>, ptr addrspace(4) [[P2]], align 16
 
 ; PTX-LABEL: .entry lookup(
-; PTX:         mov.b64 [[TAB:%rd[0-9]+]], tab;
-; PTX-NEXT:    min.u64 [[C0:%rd[0-9]+]], {{%rd[0-9]+}}, 60;
-; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[TAB]], [[C0]];
+; PTX:         min.u32 [[C0:%r[0-9]+]], {{%r[0-9]+}}, 60;
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
+; PTX-NEXT:    mov.b64 [[TAB:%rd[0-9]+]], tab;
+; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[TAB]], [[Z0]];
 ; PTX-NEXT:    ld.const.b32 {{%r[0-9]+}}, {{\[}}[[A0]]{{\]}};
-; PTX:         min.u64 [[C2:%rd[0-9]+]], {{%rd[0-9]+}}, 48;
+; PTX:         min.u32 [[C2:%r[0-9]+]], {{%r[0-9]+}}, 48;
 ; PTX:         ld.const.v4.b32 {{.*}}, [{{%rd[0-9]+}}];

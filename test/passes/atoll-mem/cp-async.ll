@@ -31,32 +31,39 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; CHECK:         %atoll.smem.bytes = sub i64 %atoll.smem.end, %atoll.smem.lo
 ; CHECK-NEXT:    [[SLIM:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 16
 ; CHECK:       atoll.body:
-; 4 bytes into the 256-byte object (offset <= 252, 4-aligned) from the arena.
-; CHECK:         [[D0:%.*]] = ptrtoint ptr addrspace(3) %d4 to i64
-; CHECK-NEXT:    [[DO0:%.*]] = sub i64 [[D0]], ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    [[DC0:%.*]] = call i64 @llvm.umin.i64(i64 [[DO0]], i64 252)
-; CHECK-NEXT:    [[DA0:%.*]] = and i64 [[DC0]], -4
-; CHECK-NEXT:    [[DP0:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[DA0]]
+; 4 bytes into the 256-byte object (offset <= 252, 4-aligned, 32-bit) from the arena.
+; CHECK:         [[DT0:%.*]] = trunc i64 {{%.*}} to i32
+; CHECK-NEXT:    [[DC0:%.*]] = call i32 @llvm.umin.i32(i32 [[DT0]], i32 252)
+; CHECK-NEXT:    [[DA0:%.*]] = and i32 [[DC0]], -4
+; CHECK-NEXT:    [[DZ0:%.*]] = zext i32 [[DA0]] to i64
+; CHECK-NEXT:    [[DP0:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[DZ0]]
 ; CHECK-NEXT:    [[S0:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
-; CHECK-NEXT:    [[SO0:%.*]] = and i64 [[S0]], %atoll.arena.mask.a4
-; CHECK-NEXT:    [[SA0:%.*]] = or i64 [[SO0]], %__atoll_arena_base
+; CHECK-NEXT:    [[ST0:%.*]] = trunc i64 [[S0]] to i32
+; CHECK-NEXT:    [[SO0:%.*]] = and i32 [[ST0]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[SZ0:%.*]] = zext i32 [[SO0]] to i64
+; CHECK-NEXT:    [[SA0:%.*]] = or i64 %atoll.arena.base, [[SZ0]]
 ; CHECK-NEXT:    [[SP0:%.*]] = inttoptr i64 [[SA0]] to ptr addrspace(1)
 ; CHECK-NEXT:    call void @llvm.nvvm.cp.async.ca.shared.global.4(ptr addrspace(3) [[DP0]], ptr addrspace(1) [[SP0]])
 ; 8 bytes: offset <= 248, 8-aligned; the constant src-size 4 is kept.
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 248)
-; CHECK-NEXT:    and i64 {{%.*}}, -8
-; CHECK:         and i64 {{%.*}}, %atoll.arena.mask.a8
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 248)
+; CHECK-NEXT:    and i32 {{%.*}}, -8
+; CHECK:         and i32 {{%.*}}, %atoll.arena.mask.a8
 ; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.8.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 4)
-; 16 bytes into the dynamic window: lo + umin(p - lo, bytes - 16) & -16.
+; 16 bytes into the dynamic window: lo + zext(umin(trunc(p - lo), trunc(bytes - 16)) & -16).
 ; CHECK:         [[D2:%.*]] = ptrtoint ptr addrspace(3) %d16 to i64
 ; CHECK-NEXT:    [[DO2:%.*]] = sub i64 [[D2]], %atoll.smem.lo
-; CHECK-NEXT:    [[DC2:%.*]] = call i64 @llvm.umin.i64(i64 [[DO2]], i64 [[SLIM]])
-; CHECK-NEXT:    [[DA2:%.*]] = and i64 [[DC2]], -16
-; CHECK-NEXT:    [[DS2:%.*]] = add i64 %atoll.smem.lo, [[DA2]]
+; CHECK-NEXT:    [[DT2:%.*]] = trunc i64 [[DO2]] to i32
+; CHECK-NEXT:    [[DL2:%.*]] = trunc i64 [[SLIM]] to i32
+; CHECK-NEXT:    [[DC2:%.*]] = call i32 @llvm.umin.i32(i32 [[DT2]], i32 [[DL2]])
+; CHECK-NEXT:    [[DA2:%.*]] = and i32 [[DC2]], -16
+; CHECK-NEXT:    [[DZ2:%.*]] = zext i32 [[DA2]] to i64
+; CHECK-NEXT:    [[DS2:%.*]] = add i64 %atoll.smem.lo, [[DZ2]]
 ; CHECK-NEXT:    [[DP2:%.*]] = inttoptr i64 [[DS2]] to ptr addrspace(3)
 ; CHECK-NEXT:    [[S2:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
-; CHECK-NEXT:    [[SO2:%.*]] = and i64 [[S2]], %atoll.arena.mask.a16
-; CHECK-NEXT:    [[SA2:%.*]] = or i64 [[SO2]], %__atoll_arena_base
+; CHECK-NEXT:    [[ST2:%.*]] = trunc i64 [[S2]] to i32
+; CHECK-NEXT:    [[SO2:%.*]] = and i32 [[ST2]], %atoll.arena.mask.a16
+; CHECK-NEXT:    [[SZ2:%.*]] = zext i32 [[SO2]] to i64
+; CHECK-NEXT:    [[SA2:%.*]] = or i64 %atoll.arena.base, [[SZ2]]
 ; CHECK-NEXT:    [[SP2:%.*]] = inttoptr i64 [[SA2]] to ptr addrspace(1)
 ; CHECK-NEXT:    call void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3) [[DP2]], ptr addrspace(1) [[SP2]])
 ; A run-time src-size: umin with 16.
@@ -68,7 +75,7 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; CHECK-NEXT:    call void @llvm.nvvm.cp.async.wait.all()
 
 ; MOD-LABEL: define ptx_kernel void @stage(
-; MOD:         call i64 @llvm.umin.i64(i64 %atoll.obj.off, i64 252)
+; MOD:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 252)
 ; MOD:         [[R:%.*]] = urem i64 {{%.*}}, %__atoll_arena_size
 ; MOD-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[R]], i64 %atoll.lim)
 ; MOD-NEXT:    [[AL:%.*]] = and i64 [[C]], -4

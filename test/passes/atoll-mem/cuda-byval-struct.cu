@@ -21,9 +21,11 @@ __global__ void apply(Params p, const float *in, float *out, int n) {
 // VERBOSE-NEXT: atoll-mem: _Z5apply6ParamsPKfPfi: global store confined: into the arena (mask)
 
 // CHECK:       define {{.*}}ptx_kernel void @_Z5apply6ParamsPKfPfi(ptr noundef readonly byval(%struct.Params) align 4 captures(none) [[P:%[0-9]+]], ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
-// CHECK:         [[B:%.*]] = ptrtoint ptr [[P]] to i64
-// CHECK-NEXT:    [[O:%.*]] = sub i64 {{%.*}}, [[B]]
-// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 36)
-// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
-// CHECK-NEXT:    [[X:%.*]] = getelementptr i8, ptr [[P]], i64 [[A]]
+// CHECK:         [[G:%.*]] = getelementptr inbounds nuw float, ptr [[P]], i64 [[I:%.*]]
+// CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
+// CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 36)
+// CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
+// CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
+// CHECK-NEXT:    [[X:%.*]] = getelementptr i8, ptr [[P]], i64 [[Z]]
 // CHECK-NEXT:    load float, ptr [[X]], align 4

@@ -21,19 +21,27 @@ __global__ void poly(const float *x, float *y, int n, int k) {
 
 // CHECK: @coeff = {{.*}}addrspace(4) externally_initialized constant [32 x float]
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z4polyPKfPfii(
-// CHECK:         [[O:%atoll.obj.off[0-9]*]] = sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(4) @coeff to ptr) to i64)
-// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 124)
-// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
-// CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @coeff to ptr), i64 [[A]]
+// The offset is taken from the GEP's index (through the generic cast of @coeff),
+// clamped in 32 bits to 128 - 4 and 4-aligned.
+// CHECK:         [[G:%.*]] = getelementptr inbounds nuw float, ptr addrspacecast (ptr addrspace(4) @coeff to ptr), i64 [[I:%.*]]
+// CHECK-NEXT:    [[O:%atoll.obj.off[0-9]*]] = mul i64 [[I]], 4
+// CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 124)
+// CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
+// CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
+// CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @coeff to ptr), i64 [[Z]]
 // CHECK-NEXT:    load float, ptr [[P]], align 4
 
 // In the PTX the backend drops the umin where (k & 31) * 4 <= 124 already holds;
-// the table is read with ld.const, the buffers through and/or.
+// the table is read with ld.const, the buffers through a 32-bit and, widened and
+// or-ed with the base.
 // PTX-LABEL: .entry _Z4polyPKfPfii(
 // PTX:         mov.b64 [[TAB:%rd[0-9]+]], coeff;
 // PTX-NEXT:    add.s64 [[A:%rd[0-9]+]], [[TAB]], {{%rd[0-9]+}};
 // PTX-NEXT:    ld.const.b32 {{%r[0-9]+}}, {{\[}}[[A]]{{\]}};
-// PTX:         and.b64 [[O:%rd[0-9]+]], {{%rd[0-9]+}}, {{%rd[0-9]+}};
-// PTX-NEXT:    or.b64 [[G:%rd[0-9]+]], [[O]], {{%rd[0-9]+}};
+// PTX:         cvt.u32.u64 [[T:%r[0-9]+]], {{%rd[0-9]+}};
+// PTX-NEXT:    and.b32 [[O:%r[0-9]+]], [[T]], {{%r[0-9]+}};
+// PTX-NEXT:    cvt.u64.u32 [[Z:%rd[0-9]+]], [[O]];
+// PTX-NEXT:    or.b64 [[G:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z]];
 // PTX-NEXT:    ld.global.b32 {{%r[0-9]+}}, {{\[}}[[G]]{{\]}};
 // PTX:         ld.const.b32

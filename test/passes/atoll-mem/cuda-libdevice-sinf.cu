@@ -25,8 +25,14 @@ __global__ void wave(const float *x, float *y, int n) {
 
 // CHECK: @__cudart_i2opi_f = internal unnamed_addr addrspace(4) constant [6 x i32]
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z4wavePKfPfi(
-// CHECK:         sub i64 {{%.*}}, ptrtoint (ptr addrspace(4) @__cudart_i2opi_f to i64)
-// CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 20)
+// CHECK:         getelementptr inbounds nuw i32, ptr addrspace(4) @__cudart_i2opi_f, i64 [[I:%.*]]
+// CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
+// CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 20)
+// CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
+// CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
+// CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspace(4) @__cudart_i2opi_f, i64 [[Z]]
+// CHECK-NEXT:    load i32, ptr addrspace(4) [[P]], align 4
 
 // PTX: .const .align 4 .b8 __cudart_i2opi_f[24]
 // PTX-LABEL: .entry _Z4wavePKfPfi(

@@ -31,11 +31,13 @@ __global__ void histo_local(const int *in, int *out, int n) {
 // CHECK-NEXT:    [[ARR:%[0-9]+]] = alloca [16 x i32], align 4
 // CHECK:         call void @llvm.memset.p0.i64(ptr align 4 [[ARR]], i8 0, i64 64, i1 false)
 // CHECK-NEXT:    br label %atoll.body
-// CHECK:         [[B:%.*]] = ptrtoint ptr [[ARR]] to i64
-// CHECK-NEXT:    [[O:%.*]] = sub i64 {{%.*}}, [[B]]
-// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 60)
-// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
-// CHECK-NEXT:    [[X:%.*]] = getelementptr i8, ptr [[ARR]], i64 [[A]]
+// CHECK:         getelementptr inbounds nuw i32, ptr [[ARR]], i64 [[I:%.*]]
+// CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
+// CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 60)
+// CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
+// CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
+// CHECK-NEXT:    [[X:%.*]] = getelementptr i8, ptr [[ARR]], i64 [[Z]]
 // CHECK-NEXT:    load i32, ptr [[X]], align 4
 
 // In the PTX the umin disappears where the backend proves (x & 15) * 4 <= 60.

@@ -32,6 +32,8 @@ __global__ void reduce(const float *in, float *out, int n) {
 // VERBOSE-NEXT: atoll-mem: _Z6reducePKfPfi: global atomicrmw confined: into the arena (mask) | {{.*}} = atomicrmw fadd ptr %1, float {{.*}}
 
 // CHECK: @buf = external {{.*}}addrspace(3) global [0 x float]
+// The window clamp needs the 256-byte pad (window >= widest access).
+// CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6reducePKfPfi(
 // CHECK:         %atoll.smem.lim = sub i64 %atoll.smem.bytes, 4
 // CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
@@ -39,11 +41,15 @@ __global__ void reduce(const float *in, float *out, int n) {
 // CHECK:         [[S:%.*]] = addrspacecast ptr {{%.*}} to ptr addrspace(3)
 // CHECK-NEXT:    [[R:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
 // CHECK-NEXT:    [[O:%.*]] = sub i64 [[R]], %atoll.smem.lo
-// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 %atoll.smem.lim{{[0-9]*}})
-// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
-// CHECK-NEXT:    [[W:%.*]] = add i64 %atoll.smem.lo, [[A]]
-// CHECK:         [[AO:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a4
-// CHECK-NEXT:    [[AA:%.*]] = or i64 [[AO]], %__atoll_arena_base
+// CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
+// CHECK-NEXT:    [[L:%.*]] = trunc i64 %atoll.smem.lim{{[0-9]*}} to i32
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 [[L]])
+// CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
+// CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
+// CHECK-NEXT:    [[W:%.*]] = add i64 %atoll.smem.lo, [[Z]]
+// CHECK:         [[AO:%.*]] = and i32 {{%.*}}, %atoll.arena.mask.a4
+// CHECK-NEXT:    [[AZ:%.*]] = zext i32 [[AO]] to i64
+// CHECK-NEXT:    [[AA:%.*]] = or i64 %atoll.arena.base, [[AZ]]
 // CHECK-NEXT:    [[AG:%.*]] = inttoptr i64 [[AA]] to ptr addrspace(1)
 // CHECK-NEXT:    [[AX:%.*]] = addrspacecast ptr addrspace(1) [[AG]] to ptr
 // CHECK-NEXT:    atomicrmw fadd ptr [[AX]], float {{%.*}} seq_cst, align 4
@@ -53,8 +59,10 @@ __global__ void reduce(const float *in, float *out, int n) {
 // PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
 // PTX:         bar.sync 0;
 // PTX:         ld.shared.b32 [[V:%r[0-9]+]],
-// PTX-NEXT:    and.b64 [[O:%rd[0-9]+]],
-// PTX-NEXT:    or.b64 [[A:%rd[0-9]+]], [[O]],
+// PTX-NEXT:    cvt.u32.u64 [[T:%r[0-9]+]],
+// PTX-NEXT:    and.b32 [[O:%r[0-9]+]], [[T]],
+// PTX-NEXT:    cvt.u64.u32 [[Z:%rd[0-9]+]], [[O]];
+// PTX-NEXT:    or.b64 [[A:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z]];
 // PTX-NEXT:    atom.global.add.f32 {{%r[0-9]+}}, {{\[}}[[A]]{{\]}},
 // PTX-MOD-LABEL: .entry _Z6reducePKfPfi(
 // PTX-MOD:       rem.u64

@@ -32,23 +32,48 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // SUMMARY-NEXT: shared     store                 2            0         0
 // SUMMARY-NEXT: total                           37            0         0
 
-// CHECK: @_ZZ6matmulPKfS0_PfiE2As = internal unnamed_addr addrspace(3) global [16 x [16 x float]] undef, align 4
-// CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
+// As is raised to align 16 (its row offsets ty*64 are 16-aligned, see below).
+// The kernel touches only static shared objects: no shared pad (the window
+// clamp is not used), but the shared memory is still zeroed.
+// CHECK: @_ZZ6matmulPKfS0_PfiE2As = internal unnamed_addr addrspace(3) global [16 x [16 x float]] undef, align 16
+// CHECK-NOT: @__atoll_smem_pad
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6matmulPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+// CHECK-NOT:     __atoll_smem_pad
 // CHECK:       atoll.zero.done:
 // CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
-// A tile store: offset into As clamped to 1024 - 4, 4-aligned; the address is
-// loop-invariant, so the clamp is computed once, before the loop.
-// CHECK:         [[O:%atoll.obj.off]] = sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr) to i64)
-// CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[O]], i64 1020)
-// CHECK-NEXT:    [[A:%.*]] = and i64 [[C]], -4
-// CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr), i64 [[A]]
-// CHECK:         sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2Bs to ptr) to i64)
-// CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 1020)
+// The As[ty][j] loads (offsets ty*64 + 4j, j = 0..15) share one clamp of the row
+// As[ty], limit 1024 - 64; the row offset is known 16-aligned, so the alignment
+// mask is the inline-asm hint that keeps that visible to ptxas.
+// CHECK:         [[RO:%.*]] = trunc i64 {{%.*}} to i32
+// CHECK-NEXT:    [[RC:%.*]] = call i32 @llvm.umin.i32(i32 [[RO]], i32 960)
+// CHECK-NEXT:    [[RH:%.*]] = call i32 asm "and.b32 $0, $1, 0xfffffff0;", "=r,r"(i32 [[RC]])
+// CHECK-NEXT:    [[RZ:%.*]] = zext i32 [[RH]] to i64
+// CHECK-NEXT:    [[ROW:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr), i64 [[RZ]]
+// A tile store: offset into As (from the GEP indices) clamped to 1024 - 4,
+// 4-aligned; the address is loop-invariant, so the clamp is computed once,
+// before the loop.
+// CHECK:         [[O:%atoll.obj.off]] = add i64 {{%.*}}, {{%.*}}
+// CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 1020)
+// CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
+// CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
+// CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr), i64 [[Z]]
+// CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 1020)
+// CHECK-NEXT:    and i32 {{%.*}}, -4
+// CHECK-NEXT:    zext i32
+// CHECK-NEXT:    getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2Bs to ptr)
 // CHECK:         store float {{%.*}}, ptr [[P]], align 4
+// CHECK:         getelementptr i8, ptr [[ROW]], i64 0
+// CHECK:         getelementptr i8, ptr [[ROW]], i64 60
 
+// PTX-NOT:     __atoll_smem_pad
 // PTX-LABEL: .entry _Z6matmulPKfS0_Pfi(
+// PTX:         .shared .align 16 .b8 _ZZ6matmulPKfS0_PfiE2As[1024];
+// PTX-NOT:     __atoll_smem_pad
 // PTX:         bar.sync 0;
-// PTX:         min.u64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 1020;
+// PTX:         min.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 960;
+// PTX-NEXT:    // begin inline asm
+// PTX-NEXT:    and.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0xfffffff0;
+// PTX:         min.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1020;
 // PTX:         ld.global.b32
 // PTX:         bar.sync 0;

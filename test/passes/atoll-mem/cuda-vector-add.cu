@@ -23,12 +23,21 @@ __global__ void vadd(const float *a, const float *b, float *c, int n) {
 // CHECK:       attributes #{{[0-9]+}} = { {{.*}}"atoll-hardened"="mask-based"
 
 // PTX-LABEL: .entry _Z4vaddPKfS0_Pfi(
-// PTX:         and.b64 [[O0:%rd[0-9]+]], {{%rd[0-9]+}}, {{%rd[0-9]+}};
-// PTX-NEXT:    or.b64 [[A0:%rd[0-9]+]], [[O0]],
+// Per access: the low 32 bits of the address and-ed with the mask, widened, or-ed
+// with the base.
+// PTX:         and.b32 [[M4:%r[0-9]+]], {{%r[0-9]+}}, -4;
+// PTX:         cvt.u32.u64 [[T0:%r[0-9]+]], {{%rd[0-9]+}};
+// PTX-NEXT:    and.b32 [[O0:%r[0-9]+]], [[T0]], [[M4]];
+// PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[O0]];
+// PTX-NEXT:    or.b64 [[A0:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z0]];
 // PTX-NEXT:    ld.global.b32 {{%r[0-9]+}}, {{\[}}[[A0]]{{\]}};
-// PTX:         and.b64 [[O1:%rd[0-9]+]], {{%rd[0-9]+}}, {{%rd[0-9]+}};
-// PTX-NEXT:    or.b64 [[A1:%rd[0-9]+]], [[O1]],
+// PTX:         cvt.u32.u64 [[T1:%r[0-9]+]], {{%rd[0-9]+}};
+// PTX-NEXT:    and.b32 [[O1:%r[0-9]+]], [[T1]], [[M4]];
+// PTX-NEXT:    cvt.u64.u32 [[Z1:%rd[0-9]+]], [[O1]];
+// PTX-NEXT:    or.b64 [[A1:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z1]];
 // PTX-NEXT:    ld.global.b32 {{%r[0-9]+}}, {{\[}}[[A1]]{{\]}};
-// PTX:         and.b64 [[O2:%rd[0-9]+]], {{%rd[0-9]+}}, {{%rd[0-9]+}};
-// PTX-NEXT:    or.b64 [[A2:%rd[0-9]+]], [[O2]],
+// PTX:         cvt.u32.u64 [[T2:%r[0-9]+]], {{%rd[0-9]+}};
+// PTX-NEXT:    and.b32 [[O2:%r[0-9]+]], [[T2]], [[M4]];
+// PTX-NEXT:    cvt.u64.u32 [[Z2:%rd[0-9]+]], [[O2]];
+// PTX-NEXT:    or.b64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z2]];
 // PTX-NEXT:    st.global.b32 {{\[}}[[A2]]{{\]}},

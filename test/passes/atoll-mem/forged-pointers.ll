@@ -31,13 +31,16 @@ define ptx_kernel void @forge(i64 %addr, ptr %out) {
 ; CHECK-NEXT:    %v = load i32, ptr [[SEL]], align 4
 ; CHECK-NEXT:    %g = inttoptr i64 %addr to ptr addrspace(1)
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(1) %g to i64
-; CHECK-NEXT:    [[O1:%.*]] = and i64 [[R1]], %atoll.arena.mask.a8
-; CHECK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[R1]] to i32
+; CHECK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a8
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[O1]] to i64
+; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[Z1]]
 ; CHECK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; CHECK-NEXT:    %w = load i64, ptr addrspace(1) [[G1]], align 8
-; The constant 7 is masked with (size-1) & -8: the result is 8-aligned.
-; CHECK-NEXT:    [[O2:%.*]] = and i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64), %atoll.arena.mask.a8
-; CHECK-NEXT:    [[A2:%.*]] = or i64 [[O2]], %__atoll_arena_base
+; The constant 7 (its low 32 bits) is masked with mask32 & -8: the result is 8-aligned.
+; CHECK-NEXT:    [[O2:%.*]] = and i32 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i32), %atoll.arena.mask.a8
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[O2]] to i64
+; CHECK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[Z2]]
 ; CHECK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
 ; CHECK-NEXT:    %odd = load <2 x i32>, ptr addrspace(1) [[G2]], align 8
 

@@ -19,15 +19,19 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
 ; MASK-LABEL: define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
 ; MASK:         %slot = getelementptr i32, ptr %l, i64 %i
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    %r = cmpxchg ptr [[X0]], i32 0, i32 1 acquire monotonic, align 4
 ; MASK-NEXT:    %ok = extractvalue { i32, i1 } %r, 1
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %w to i64
-; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
+; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
 ; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    %r64 = cmpxchg weak ptr addrspace(1) [[G1]], i64 %i, i64 0 seq_cst seq_cst, align 8
 

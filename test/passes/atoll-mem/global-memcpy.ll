@@ -1,7 +1,8 @@
 ; llvm.memcpy between global buffers. A run-time length is first cut to the arena
-; (umin), and both pointers are clamped so that [p, p + len) stays in the arena; a
-; constant length of at most 256 bytes (which every window holds) stays a constant,
-; a longer one is cut like a run-time length.
+; window (umin with min(size, 4 GiB) in mask mode, size in modulo mode), and both
+; pointers are clamped so that [p, p + len) stays in the arena; a constant length
+; of at most 256 bytes (which every window holds) stays a constant, a longer one
+; is cut like a run-time length.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefix=MASK
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
@@ -31,48 +32,56 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 }
 
 ; MASK-LABEL: define ptx_kernel void @runtime_len(
-; MASK:         [[L0:%atoll.len]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
-; MASK-NEXT:    [[L:%atoll.len1]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
+; MASK:         [[L0:%atoll.len]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.arena.window)
+; MASK-NEXT:    [[L:%atoll.len1]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %dst to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
-; MASK-NEXT:    [[S0:%.*]] = sub i64 %__atoll_arena_size, [[L]]
-; MASK-NEXT:    [[LIM0:%.*]] = and i64 [[S0]], -4
-; MASK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM0]])
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[C0]], %__atoll_arena_base
+; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[S0:%.*]] = sub i64 %atoll.arena.window, [[L]]
+; MASK-NEXT:    [[AL0:%.*]] = and i64 [[S0]], -4
+; MASK-NEXT:    [[LIM0:%.*]] = trunc i64 [[AL0]] to i32
+; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIM0]])
+; MASK-NEXT:    [[Z0:%.*]] = zext i32 [[C0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[Z0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %src to i64
-; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[S1:%.*]] = sub i64 %__atoll_arena_size, [[L]]
-; MASK-NEXT:    [[LIM1:%.*]] = and i64 [[S1]], -8
-; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM1]])
-; MASK-NEXT:    [[A1:%.*]] = or i64 [[C1]], %__atoll_arena_base
+; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[S1:%.*]] = sub i64 %atoll.arena.window, [[L]]
+; MASK-NEXT:    [[AL1:%.*]] = and i64 [[S1]], -8
+; MASK-NEXT:    [[LIM1:%.*]] = trunc i64 [[AL1]] to i32
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIM1]])
+; MASK-NEXT:    [[Z1:%.*]] = zext i32 [[C1]] to i64
+; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[Z1]]
 ; MASK-NEXT:    [[S:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    call void @llvm.memcpy.p0.p1.i64(ptr align 4 [[D]], ptr addrspace(1) align 8 [[S]], i64 [[L]], i1 false)
 
 ; An i32 length is widened, cut, and narrowed back.
 ; MASK-LABEL: define ptx_kernel void @len32(
 ; MASK:         [[W:%.*]] = zext i32 %n to i64
-; MASK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[W]], i64 %__atoll_arena_size)
-; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
+; MASK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[W]], i64 %atoll.arena.window)
+; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[N:%.*]] = trunc i64 [[L]] to i32
-; MASK:         [[LIM:%.*]] = sub i64 %__atoll_arena_size, [[L]]
-; MASK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[LIM]])
+; MASK:         [[LIM:%.*]] = sub i64 %atoll.arena.window, [[L]]
+; MASK-NEXT:    [[LIM32:%.*]] = trunc i64 [[LIM]] to i32
+; MASK-NEXT:    call i32 @llvm.umin.i32(i32 {{%.*}}, i32 [[LIM32]])
 ; MASK:         call void @llvm.memcpy.p0.p0.i32(ptr align 1 {{%.*}}, ptr align 1 {{%.*}}, i32 [[N]], i1 false)
 
-; 64 constant bytes: the length stays 64 (an unrolled copy), the limit is size - 64.
+; 64 constant bytes: the length stays 64 (an unrolled copy), the limit is window - 64.
 ; MASK-LABEL: define ptx_kernel void @const_small(
-; MASK:         [[S0:%.*]] = sub i64 %__atoll_arena_size, 64
-; MASK-NEXT:    [[LIM0:%atoll.align]] = and i64 [[S0]], -16
-; MASK:         [[O0:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a16
-; MASK-NEXT:    call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM0]])
+; MASK:         [[S0:%.*]] = sub i64 %atoll.arena.window, 64
+; MASK-NEXT:    [[AL0:%atoll.align]] = and i64 [[S0]], -16
+; MASK-NEXT:    [[LIM0:%.*]] = trunc i64 [[AL0]] to i32
+; MASK:         [[O0:%.*]] = and i32 {{%.*}}, %atoll.arena.mask.a16
+; MASK-NEXT:    call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIM0]])
 ; MASK:         call void @llvm.memcpy.p0.p0.i64(ptr align 16 {{%.*}}, ptr align 16 {{%.*}}, i64 64, i1 false)
 
 ; 8 MiB constant bytes (more than the smallest arena): cut at run time.
 ; MASK-LABEL: define ptx_kernel void @const_huge(
-; MASK:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 8388608, i64 %__atoll_arena_size)
-; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
-; MASK:         sub i64 %__atoll_arena_size, [[L]]
+; MASK:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 8388608, i64 %atoll.arena.window)
+; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
+; MASK:         sub i64 %atoll.arena.window, [[L]]
 ; MASK:         call void @llvm.memcpy.p0.p0.i64(ptr align 4 {{%.*}}, ptr align 4 {{%.*}}, i64 [[L]], i1 false)
 
 ; MOD-LABEL: define ptx_kernel void @runtime_len(

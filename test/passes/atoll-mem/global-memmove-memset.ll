@@ -21,43 +21,55 @@ define ptx_kernel void @fill(ptr addrspace(1) %buf, i8 %v, i64 %n) {
 
 ; MASK-LABEL: define ptx_kernel void @move(
 ; MASK:         %src = getelementptr i8, ptr %buf, i64 %from
-; MASK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
-; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
+; MASK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.arena.window)
+; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %buf to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a2
-; MASK-NEXT:    [[S0:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a2
+; MASK-NEXT:    [[S0:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[LIM0:%.*]] = and i64 [[S0]], -2
-; MASK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM0]])
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[C0]], %__atoll_arena_base
+; MASK-NEXT:    [[LIM032:%.*]] = trunc i64 [[LIM0]] to i32
+; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIM032]])
+; MASK-NEXT:    [[ZC0:%.*]] = zext i32 [[C0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZC0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr %src to i64
-; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a2
-; MASK-NEXT:    [[S1:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a2
+; MASK-NEXT:    [[S1:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[LIM1:%.*]] = and i64 [[S1]], -2
-; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM1]])
-; MASK-NEXT:    [[A1:%.*]] = or i64 [[C1]], %__atoll_arena_base
+; MASK-NEXT:    [[LIM132:%.*]] = trunc i64 [[LIM1]] to i32
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIM132]])
+; MASK-NEXT:    [[ZC1:%.*]] = zext i32 [[C1]] to i64
+; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZC1]]
 ; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    [[S:%.*]] = addrspacecast ptr addrspace(1) [[G1]] to ptr
 ; MASK-NEXT:    call void @llvm.memmove.p0.p0.i64(ptr align 2 [[D]], ptr align 2 [[S]], i64 [[L]], i1 false)
 
 ; MASK-LABEL: define ptx_kernel void @fill(
-; MASK:         [[S24:%.*]] = sub i64 %__atoll_arena_size, 24
-; MASK-NEXT:    [[LIM24:%.*]] = and i64 [[S24]], -8
+; MASK:         [[S24:%.*]] = sub i64 %atoll.arena.window, 24
+; MASK-NEXT:    [[AL24:%.*]] = and i64 [[S24]], -8
+; MASK-NEXT:    [[LIM24:%.*]] = trunc i64 [[AL24]] to i32
 ; MASK:       atoll.body:
-; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
+; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.arena.window)
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr addrspace(1) %buf to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[S0:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[S0:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[LIM0:%.*]] = and i64 [[S0]], -8
-; MASK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM0]])
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[C0]], %__atoll_arena_base
+; MASK-NEXT:    [[LIM032:%.*]] = trunc i64 [[LIM0]] to i32
+; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIM032]])
+; MASK-NEXT:    [[ZC0:%.*]] = zext i32 [[C0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZC0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    call void @llvm.memset.p1.i64(ptr addrspace(1) align 8 [[G0]], i8 %v, i64 [[L]], i1 false)
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %buf to i64
-; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM24]])
-; MASK-NEXT:    [[A1:%.*]] = or i64 [[C1]], %__atoll_arena_base
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIM24]])
+; MASK-NEXT:    [[ZC1:%.*]] = zext i32 [[C1]] to i64
+; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZC1]]
 ; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    call void @llvm.memset.p1.i64(ptr addrspace(1) align 8 [[G1]], i8 0, i64 24, i1 true)
 

@@ -22,47 +22,62 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
   ret void
 }
 
-; The entry block computes, per alignment, the masked mask and, per access wider
-; than its alignment, the limit (size - S) & ~(A-1).
+; The entry block computes, per alignment, the masked 32-bit mask and, per access
+; wider than its alignment, the limit trunc32((window - S) & ~(A-1)).
 ; MASK-LABEL: define ptx_kernel void @vec(
-; MASK-NEXT:    %atoll.arena.mask = sub i64 %__atoll_arena_size, 1
-; MASK-NEXT:    %atoll.arena.mask.a16 = and i64 %atoll.arena.mask, -16
-; MASK-NEXT:    %atoll.arena.mask.a4 = and i64 %atoll.arena.mask, -4
-; MASK-NEXT:    [[S4:%.*]] = sub i64 %__atoll_arena_size, 16
-; MASK-NEXT:    [[LIM4:%.*]] = and i64 [[S4]], -4
-; MASK-NEXT:    [[LIM1:%.*]] = sub i64 %__atoll_arena_size, 16
-; MASK-NEXT:    %atoll.arena.mask.a8 = and i64 %atoll.arena.mask, -8
-; MASK-NEXT:    [[S8:%.*]] = sub i64 %__atoll_arena_size, 16
-; MASK-NEXT:    [[LIM8:%.*]] = and i64 [[S8]], -8
+; MASK-NEXT:    [[SM1:%.*]] = sub i64 %__atoll_arena_size, 1
+; MASK-NEXT:    %atoll.arena.mask = call i64 @llvm.umin.i64(i64 [[SM1]], i64 4294967295)
+; MASK-NEXT:    %atoll.arena.window = add i64 %atoll.arena.mask, 1
+; MASK-NEXT:    %atoll.arena.base = and i64 %__atoll_arena_base, -2097152
+; MASK-NEXT:    %atoll.arena.mask32 = trunc i64 %atoll.arena.mask to i32
+; MASK-NEXT:    %atoll.arena.mask.a16 = and i32 %atoll.arena.mask32, -16
+; MASK-NEXT:    %atoll.arena.mask.a4 = and i32 %atoll.arena.mask32, -4
+; MASK-NEXT:    [[S4:%.*]] = sub i64 %atoll.arena.window, 16
+; MASK-NEXT:    [[AL4:%.*]] = and i64 [[S4]], -4
+; MASK-NEXT:    [[LIM4:%.*]] = trunc i64 [[AL4]] to i32
+; MASK-NEXT:    [[S1:%.*]] = sub i64 %atoll.arena.window, 16
+; MASK-NEXT:    [[LIM1:%.*]] = trunc i64 [[S1]] to i32
+; MASK-NEXT:    %atoll.arena.mask.a8 = and i32 %atoll.arena.mask32, -8
+; MASK-NEXT:    [[S8:%.*]] = sub i64 %atoll.arena.window, 16
+; MASK-NEXT:    [[AL8:%.*]] = and i64 [[S8]], -8
+; MASK-NEXT:    [[LIM8:%.*]] = trunc i64 [[AL8]] to i32
 ; MASK-NEXT:    br label %atoll.body
 ; align 16, 16 bytes: mask only.
 ; MASK:         [[P0:%.*]] = ptrtoint ptr %a to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a16
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a16
+; MASK-NEXT:    [[Z0:%.*]] = zext i32 [[O0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[Z0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    %v16 = load <4 x float>, ptr [[X0]], align 16
-; align 4, 16 bytes: mask, then umin with (size - 16) & -4.
+; align 4, 16 bytes: mask, then umin with (window - 16) & -4.
 ; MASK:         [[P1:%.*]] = ptrtoint ptr %b to i64
-; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a4
-; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM4]])
-; MASK-NEXT:    [[A1:%.*]] = or i64 [[C1]], %__atoll_arena_base
+; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIM4]])
+; MASK-NEXT:    [[Z1:%.*]] = zext i32 [[C1]] to i64
+; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[Z1]]
 ; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    [[X1:%.*]] = addrspacecast ptr addrspace(1) [[G1]] to ptr
 ; MASK-NEXT:    %v4 = load <4 x float>, ptr [[X1]], align 4
-; align 1: the plain mask (no low bits cleared), then umin with size - 16.
+; align 1: the plain mask (no low bits cleared), then umin with window - 16.
 ; MASK:         [[P2:%.*]] = ptrtoint ptr %c to i64
-; MASK-NEXT:    [[O2:%.*]] = and i64 [[P2]], %atoll.arena.mask{{$}}
-; MASK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 [[LIM1]])
-; MASK-NEXT:    [[A2:%.*]] = or i64 [[C2]], %__atoll_arena_base
+; MASK-NEXT:    [[T2:%.*]] = trunc i64 [[P2]] to i32
+; MASK-NEXT:    [[O2:%.*]] = and i32 [[T2]], %atoll.arena.mask32{{$}}
+; MASK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[O2]], i32 [[LIM1]])
+; MASK-NEXT:    [[Z2:%.*]] = zext i32 [[C2]] to i64
+; MASK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[Z2]]
 ; MASK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
 ; MASK-NEXT:    [[X2:%.*]] = addrspacecast ptr addrspace(1) [[G2]] to ptr
 ; MASK-NEXT:    store <4 x float> %s, ptr [[X2]], align 1
 ; align 8, 16 bytes.
 ; MASK:         [[P3:%.*]] = ptrtoint ptr %d to i64
-; MASK-NEXT:    [[O3:%.*]] = and i64 [[P3]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[C3:%.*]] = call i64 @llvm.umin.i64(i64 [[O3]], i64 [[LIM8]])
-; MASK-NEXT:    [[A3:%.*]] = or i64 [[C3]], %__atoll_arena_base
+; MASK-NEXT:    [[T3:%.*]] = trunc i64 [[P3]] to i32
+; MASK-NEXT:    [[O3:%.*]] = and i32 [[T3]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[O3]], i32 [[LIM8]])
+; MASK-NEXT:    [[Z3:%.*]] = zext i32 [[C3]] to i64
+; MASK-NEXT:    [[A3:%.*]] = or i64 %atoll.arena.base, [[Z3]]
 ; MASK-NEXT:    [[G3:%.*]] = inttoptr i64 [[A3]] to ptr addrspace(1)
 ; MASK-NEXT:    [[X3:%.*]] = addrspacecast ptr addrspace(1) [[G3]] to ptr
 ; MASK-NEXT:    store <2 x double> zeroinitializer, ptr [[X3]], align 8
@@ -92,6 +107,7 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; PTX-LABEL: .entry vec(
 ; PTX:         or.b64 [[A0:%rd[0-9]+]],
 ; PTX-NEXT:    ld.global.v4.b32 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, {{\[}}[[A0]]{{\]}};
-; PTX:         min.u64 [[C1:%rd[0-9]+]],
-; PTX-NEXT:    or.b64 [[A1:%rd[0-9]+]], [[C1]],
+; PTX:         min.u32 [[C1:%r[0-9]+]],
+; PTX-NEXT:    cvt.u64.u32 [[Z1:%rd[0-9]+]], [[C1]];
+; PTX-NEXT:    or.b64 [[A1:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z1]];
 ; PTX-NEXT:    ld.global.b32 {{%r[0-9]+}}, {{\[}}[[A1]]+8{{\]}};

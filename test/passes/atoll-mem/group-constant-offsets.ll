@@ -1,5 +1,6 @@
-; Accesses Base + C into one object, in one block, with one alignment share a
-; single clamp of Base (limit: object size - max(C + S)); C stays an immediate.
+; Accesses Base + C into one object, in one block, share a single clamp of Base
+; (limit: object size - max(C + S)); C stays an immediate. (Members of different
+; alignments share it too: group-mixed-alignment.ll.)
 ; Accesses in different blocks are clamped on their own.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s | %llc-sm90 | FileCheck %s --check-prefix=PTX
@@ -9,8 +10,9 @@ target triple = "nvptx64-nvidia-cuda"
 @tile = internal addrspace(3) global [64 x float] undef, align 4
 
 ; CHECK-LABEL: define ptx_kernel void @same_block(
-; CHECK:         [[OFF:%.*]] = sub i64 {{%.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    [[CL:%.*]] = call i64 @llvm.umin.i64(i64 [[OFF]], i64 244)
+; CHECK:         [[OFF:%atoll.obj.off]] = mul i64 {{%.*}}, 4
+; CHECK-NEXT:    [[T:%.*]] = trunc i64 [[OFF]] to i32
+; CHECK-NEXT:    [[CL:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 244)
 ; CHECK:         [[BASE:%atoll.obj.addr]] = getelementptr i8, ptr addrspace(3) @tile, i64
 ; CHECK-NEXT:    %atoll.grp.addr = getelementptr i8, ptr addrspace(3) [[BASE]], i64 0
 ; CHECK-NEXT:    load float, ptr addrspace(3) %atoll.grp.addr, align 4
@@ -21,8 +23,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NOT:     llvm.umin
 ; CHECK:         ret void
 ; PTX-LABEL: .entry same_block(
-; PTX:         min.u64
-; PTX-NOT:     min.u64
+; PTX:         min.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 244;
+; PTX-NOT:     min.u32
 ; PTX:         ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R:%rd[0-9]+]]{{\]}};
 ; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+4{{\]}};
 ; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+8{{\]}};
@@ -42,11 +44,12 @@ define ptx_kernel void @same_block(i32 %i, ptr %out) {
 ; The second access only runs on one path: it may not tighten the first's clamp
 ; (limit 252 - 36 = 216 would); each is clamped on its own, the second as a whole.
 ; CHECK-LABEL: define ptx_kernel void @two_blocks(
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 252)
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 252)
 ; CHECK:       far:
-; CHECK:         %atoll.obj.off{{[0-9]*}} = sub i64 {{%.*}}, ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 252)
-; CHECK-NOT:     i64 216
+; CHECK:         [[O2:%atoll.obj.off[0-9]*]] = add i64 36, {{%.*}}
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[T2]], i32 252)
+; CHECK-NOT:     {{i32|i64}} 216
 define ptx_kernel void @two_blocks(i32 %i, i1 %c, ptr %out) {
   %b = getelementptr float, ptr addrspace(3) @tile, i32 %i
   %x0 = load float, ptr addrspace(3) %b, align 4
@@ -62,19 +65,23 @@ done:
 }
 
 ; Global accesses p + 0 and p + 4 in one block share one arena clamp: the arena
-; counts as their object (mask mode: and, umin to size - 8, or; then + C).
+; counts as their object (mask mode: and, umin to window - 8, or; then + C).
 ; CHECK-LABEL: define ptx_kernel void @global_pair(
-; CHECK:         %atoll.off = and i64 {{%.*}}, %atoll.arena.mask.a4
-; CHECK-NEXT:    %atoll.off.clamped = call i64 @llvm.umin.i64(i64 %atoll.off, i64 %atoll.align)
-; CHECK-NEXT:    %atoll.addr = or i64 %atoll.off.clamped, %__atoll_arena_base
+; CHECK:         [[S8:%.*]] = sub i64 %atoll.arena.window, 8
+; CHECK-NEXT:    %atoll.align = and i64 [[S8]], -4
+; CHECK-NEXT:    [[LIM:%.*]] = trunc i64 %atoll.align to i32
+; CHECK:         %atoll.off = and i32 {{%.*}}, %atoll.arena.mask.a4
+; CHECK-NEXT:    %atoll.off.clamped = call i32 @llvm.umin.i32(i32 %atoll.off, i32 [[LIM]])
+; CHECK-NEXT:    [[Z:%.*]] = zext i32 %atoll.off.clamped to i64
+; CHECK-NEXT:    %atoll.addr = or i64 %atoll.arena.base, [[Z]]
 ; CHECK:         [[G:%.*]] = addrspacecast ptr addrspace(1) %atoll.global to ptr
 ; CHECK-NEXT:    %atoll.grp.addr = getelementptr i8, ptr [[G]], i64 0
 ; CHECK-NEXT:    load i32, ptr %atoll.grp.addr, align 4
 ; CHECK-NEXT:    %atoll.grp.addr{{[0-9]+}} = getelementptr i8, ptr [[G]], i64 4
 ; CHECK-NOT:     llvm.umin
 ; PTX-LABEL: .entry global_pair(
-; PTX:         min.u64
-; PTX-NOT:     min.u64
+; PTX:         min.u32
+; PTX-NOT:     min.u32
 ; PTX:         ld.global.b32 {{%r[0-9]+}}, {{\[}}[[Q:%rd[0-9]+]]{{\]}};
 ; PTX:         ld.global.b32 {{%r[0-9]+}}, {{\[}}[[Q]]+4{{\]}};
 define ptx_kernel void @global_pair(ptr %nodes, i64 %i, ptr %out) {

@@ -42,7 +42,7 @@ attributes #0 = { nounwind "target-cpu"="sm_90" }
 ; CHECK:       define ptx_kernel void @no_params(i64 %__atoll_arena_base, i64 %__atoll_arena_size) #[[ATTR:[0-9]+]] {
 ; CHECK:       define ptx_kernel void @mixed(ptr noalias readonly %in, i32 signext %n, ptr byval({ i64, i64 }) align 8 %s, float %f, i64 %__atoll_arena_base, i64 %__atoll_arena_size) #[[ATTR]] !dbg.marker !0 {
 ; CHECK:       define ptx_kernel void @annotated(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size) #[[ATTR2:[0-9]+]] {
-; MASK:          and i64 {{%.*}}, %atoll.arena.mask.a4
+; MASK:          and i32 {{%.*}}, %atoll.arena.mask.a4
 ; MOD:           urem i64 {{%.*}}, %__atoll_arena_size
 ; CHECK:       define ptx_kernel void @calls_helper(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size) #[[ATTR2]] {
 ; CHECK-NOT:     call void @helper

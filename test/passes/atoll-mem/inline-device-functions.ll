@@ -39,13 +39,21 @@ define ptx_kernel void @kern(ptr %in, ptr %out, i64 %i) {
 ; CHECK-LABEL: define ptx_kernel void @kern(ptr %in, ptr %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
 ; CHECK-NOT:     call float
 ; The leaf's load through the kernel's pointer: arena.
-; CHECK:         [[O:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a4
-; CHECK-NEXT:    or i64 [[O]], %__atoll_arena_base
+; CHECK:         [[O:%.*]] = and i32 {{%.*}}, %atoll.arena.mask.a4
+; CHECK-NEXT:    [[Z:%.*]] = zext i32 [[O]] to i64
+; CHECK-NEXT:    or i64 %atoll.arena.base, [[Z]]
 ; The leaf's load through the shared tile: into @tile.
-; CHECK:         sub i64 {{%.*}}, ptrtoint (ptr addrspacecast (ptr addrspace(3) @tile to ptr) to i64)
-; CHECK-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 60)
+; CHECK:         getelementptr float, ptr addrspacecast (ptr addrspace(3) @tile to ptr), i64 %i
+; CHECK-NEXT:    mul i64 %i, 4
+; CHECK-NEXT:    trunc i64
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 {{%.*}}, i32 60)
+; CHECK-NEXT:    and i32
+; CHECK-NEXT:    zext i32
+; CHECK-NEXT:    getelementptr i8, ptr addrspacecast (ptr addrspace(3) @tile to ptr), i64
 ; The byval copy is a stack object of the kernel.
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 12)
+; CHECK:         getelementptr float, ptr [[S:%s[0-9]*]], i64 %i
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 12)
+; CHECK:         getelementptr i8, ptr [[S]], i64
 ; CHECK-NOT:   define {{.*}} @leaf
 ; CHECK-NOT:   define {{.*}} @middle
 

@@ -27,36 +27,44 @@ define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
 ; CHECK:       atoll.body:
 ; A row of the 256-byte object: offset <= 240, 16-aligned.
 ; CHECK-NEXT:    %r = getelementptr [8 x i16], ptr addrspace(3) @a, i64 %row
-; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(3) %r to i64
-; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], ptrtoint (ptr addrspace(3) @a to i64)
-; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 240)
-; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -16
-; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[A0]]
+; CHECK-NEXT:    [[O0:%.*]] = mul i64 %row, 16
+; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 240)
+; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -16
+; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[Z0]]
 ; CHECK-NEXT:    %f = call { i32, i32, i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3(ptr addrspace(3) [[P0]])
 ; The generic kernel pointer: into the shared window, not the arena.
 ; CHECK-NEXT:    %f0 = extractvalue
 ; CHECK-NEXT:    [[S1:%.*]] = addrspacecast ptr %p to ptr addrspace(3)
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(3) [[S1]] to i64
 ; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], %atoll.smem.lo
-; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 %atoll.smem.lim)
-; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -16
-; CHECK-NEXT:    [[W1:%.*]] = add i64 %atoll.smem.lo, [[A1]]
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
+; CHECK-NEXT:    [[L1:%.*]] = trunc i64 %atoll.smem.lim to i32
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 [[L1]])
+; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -16
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
+; CHECK-NEXT:    [[W1:%.*]] = add i64 %atoll.smem.lo, [[Z1]]
 ; CHECK-NEXT:    [[SP1:%.*]] = inttoptr i64 [[W1]] to ptr addrspace(3)
 ; CHECK-NEXT:    [[G1:%.*]] = addrspacecast ptr addrspace(3) [[SP1]] to ptr
 ; CHECK-NEXT:    %g = call i32 @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p0(ptr [[G1]])
-; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %r to i64
-; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], ptrtoint (ptr addrspace(3) @a to i64)
-; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 240)
-; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -16
-; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[A2]]
+; CHECK-NEXT:    [[O2:%.*]] = mul i64 %row, 16
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 240)
+; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -16
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
+; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[Z2]]
 ; CHECK-NEXT:    call void @llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.b16.p3(ptr addrspace(3) [[P2]], i32 %g)
 
 ; PTX-LABEL: .entry mma_tiles(
-; PTX:         min.u64 [[C0:%rd[0-9]+]], {{%rd[0-9]+}}, 240;
-; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], {{%rd[0-9]+}}, [[C0]];
+; PTX:         min.u32 [[C0:%r[0-9]+]], {{%r[0-9]+}}, 240;
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
+; PTX-NEXT:    mov.b64 [[OBJ:%rd[0-9]+]], a;
+; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[OBJ]], [[Z0]];
 ; PTX-NEXT:    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{.*}}, {{\[}}[[A0]]{{\]}};
-; PTX:         and.b64 [[A1:%rd[0-9]+]], {{%rd[0-9]+}}, -16;
-; PTX-NEXT:    add.s64 [[W1:%rd[0-9]+]], {{%rd[0-9]+}}, [[A1]];
+; PTX:         and.b32 [[A1:%r[0-9]+]], {{%r[0-9]+}}, -16;
+; PTX-NEXT:    cvt.u64.u32 [[Z1:%rd[0-9]+]], [[A1]];
+; PTX-NEXT:    add.s64 [[W1:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z1]];
 ; PTX-NEXT:    cvta.shared.u64 [[G1:%rd[0-9]+]], [[W1]];
 ; PTX-NEXT:    ldmatrix.sync.aligned.m8n8.x1.trans.b16 {{.*}}, {{\[}}[[G1]]{{\]}};
 ; PTX-NEXT:    stmatrix.sync.aligned.m8n8.x1.shared.b16 {{\[}}[[A0]]{{\]}},

@@ -29,22 +29,28 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @ldu(
 ; CHECK:         %a = getelementptr float, ptr %p, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
-; CHECK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
-; CHECK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; CHECK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; CHECK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
+; CHECK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
 ; CHECK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; CHECK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; CHECK-NEXT:    %v = call float @llvm.nvvm.ldu.global.f.f32.p0(ptr [[X0]], i32 4)
 ; align 1 on a 16-byte ldu: confined as 16-aligned.
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %q to i64
-; CHECK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a16
-; CHECK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; CHECK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; CHECK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a16
+; CHECK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
+; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
 ; CHECK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; CHECK-NEXT:    %w = call <2 x i64> @llvm.nvvm.ldu.global.i.v2i64.p1(ptr addrspace(1) [[G1]], i32 1)
 ; A stack address given to ldu: confined to the arena, not to the stack object.
 ; CHECK-NEXT:    %s = getelementptr i32, ptr %stack, i64 %i
 ; CHECK-NEXT:    [[P2:%.*]] = ptrtoint ptr %s to i64
-; CHECK-NEXT:    [[O2:%.*]] = and i64 [[P2]], %atoll.arena.mask.a4
-; CHECK-NEXT:    [[A2:%.*]] = or i64 [[O2]], %__atoll_arena_base
+; CHECK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2]] to i32
+; CHECK-NEXT:    [[O2:%.*]] = and i32 [[TO2]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[ZO2:%.*]] = zext i32 [[O2]] to i64
+; CHECK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[ZO2]]
 ; CHECK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
 ; CHECK-NEXT:    [[X2:%.*]] = addrspacecast ptr addrspace(1) [[G2]] to ptr
 ; CHECK-NEXT:    %x = call i32 @llvm.nvvm.ldu.global.i.i32.p0(ptr [[X2]], i32 4)

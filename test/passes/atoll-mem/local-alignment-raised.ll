@@ -25,14 +25,14 @@ define ptx_kernel void @raise(ptr byval([17 x i8]) align 1 %bv, i64 %i, ptr %out
 ; CHECK: @s = internal addrspace(3) global [32 x i8] undef, align 8
 ; CHECK-LABEL: define ptx_kernel void @raise(ptr byval([17 x i8]) align 2 %bv,
 ; CHECK-NEXT:    %a = alloca [16 x i8], align 4
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 12)
-; CHECK-NEXT:    and i64 {{%.*}}, -4
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 12)
+; CHECK-NEXT:    and i32 {{%.*}}, -4
 ; CHECK:         store i32 1, ptr {{%.*}}, align 4
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 24)
-; CHECK-NEXT:    and i64 {{%.*}}, -8
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 24)
+; CHECK-NEXT:    and i32 {{%.*}}, -8
 ; CHECK:         store i64 2, ptr addrspace(3) {{%.*}}, align 8
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 15)
-; CHECK-NEXT:    and i64 {{%.*}}, -2
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 15)
+; CHECK-NEXT:    and i32 {{%.*}}, -2
 ; CHECK:         %v = load i16, ptr {{%.*}}, align 2
 
 ; PTX:         .param .align 2 .b8 raise_param_0[17],

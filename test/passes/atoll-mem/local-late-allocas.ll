@@ -40,7 +40,7 @@ exit:
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     alloca
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 12)
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 12)
 ; CHECK:         %va = load i32
-; CHECK:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 8)
+; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 8)
 ; CHECK:         %vb = load i64

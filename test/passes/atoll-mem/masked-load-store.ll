@@ -21,34 +21,38 @@ define ptx_kernel void @masked(ptr %p, i64 %i, <4 x i1> %m) {
   ret void
 }
 
-; Global, align 4, 16 bytes: mask and umin with (size - 16) & -4.
+; Global, align 4, 16 bytes: mask and umin with (window - 16) & -4.
 ; MASK-LABEL: define ptx_kernel void @masked(
-; MASK:         [[S16:%.*]] = sub i64 %__atoll_arena_size, 16
-; MASK-NEXT:    [[LIM:%.*]] = and i64 [[S16]], -4
+; MASK:         [[S16:%.*]] = sub i64 %atoll.arena.window, 16
+; MASK-NEXT:    [[AL:%.*]] = and i64 [[S16]], -4
+; MASK-NEXT:    [[LIM:%.*]] = trunc i64 [[AL]] to i32
 ; MASK:         %a = getelementptr float, ptr %p, i64 %i
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
-; MASK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM]])
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[C0]], %__atoll_arena_base
+; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIM]])
+; MASK-NEXT:    [[Z0:%.*]] = zext i32 [[C0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[Z0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    %v = call <4 x float> @llvm.masked.load.v4f32.p0(ptr align 4 [[X0]], <4 x i1> %m, <4 x float> zeroinitializer)
 ; Shared object of 128 bytes, 16-byte vector: offset <= 112, 16-aligned.
 ; MASK-NEXT:    %s = getelementptr float, ptr addrspace(3) @sm, i64 %i
-; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(3) %s to i64
-; MASK-NEXT:    [[O1:%.*]] = sub i64 [[P1]], ptrtoint (ptr addrspace(3) @sm to i64)
-; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 112)
-; MASK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -16
-; MASK-NEXT:    [[X1:%.*]] = getelementptr i8, ptr addrspace(3) @sm, i64 [[A1]]
+; MASK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
+; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 112)
+; MASK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -16
+; MASK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
+; MASK-NEXT:    [[X1:%.*]] = getelementptr i8, ptr addrspace(3) @sm, i64 [[Z1]]
 ; MASK-NEXT:    call void @llvm.masked.store.v4f32.p3(<4 x float> %v, ptr addrspace(3) align 16 [[X1]], <4 x i1> %m)
 ; Stack object of 32 bytes: offset <= 16, 4-aligned.
 ; MASK-NEXT:    %l = getelementptr float, ptr %loc, i64 %i
-; MASK-NEXT:    [[P2:%.*]] = ptrtoint ptr %l to i64
-; MASK-NEXT:    [[B2:%.*]] = ptrtoint ptr %loc to i64
-; MASK-NEXT:    [[O2:%.*]] = sub i64 [[P2]], [[B2]]
-; MASK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 16)
-; MASK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -4
-; MASK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr %loc, i64 [[A2]]
+; MASK-NEXT:    [[O2:%.*]] = mul i64 %i, 4
+; MASK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
+; MASK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 16)
+; MASK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -4
+; MASK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
+; MASK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr %loc, i64 [[Z2]]
 ; MASK-NEXT:    call void @llvm.masked.store.v4f32.p0(<4 x float> %v, ptr align 4 [[X2]], <4 x i1> %m)
 
 ; MOD-LABEL: define ptx_kernel void @masked(
@@ -58,5 +62,7 @@ define ptx_kernel void @masked(ptr %p, i64 %i, <4 x i1> %m) {
 ; MOD-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MOD-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MOD-NEXT:    %v = call <4 x float> @llvm.masked.load.v4f32.p0(ptr align 4 [[X0]], <4 x i1> %m, <4 x float> zeroinitializer)
-; MOD:         call i64 @llvm.umin.i64(i64 %atoll.obj.off, i64 112)
-; MOD:         call i64 @llvm.umin.i64(i64 %atoll.obj.off2, i64 16)
+; MOD:         [[T1:%.*]] = trunc i64 %atoll.obj.off to i32
+; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[T1]], i32 112)
+; MOD:         [[T2:%.*]] = trunc i64 %atoll.obj.off2 to i32
+; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[T2]], i32 16)

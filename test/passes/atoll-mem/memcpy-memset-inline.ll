@@ -19,40 +19,50 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 }
 
 ; MASK-LABEL: define ptx_kernel void @inline_forms(
-; MASK:         [[S32:%.*]] = sub i64 %__atoll_arena_size, 32
-; MASK-NEXT:    [[LIMD:%.*]] = and i64 [[S32]], -8
-; MASK-NEXT:    [[S32B:%.*]] = sub i64 %__atoll_arena_size, 32
-; MASK-NEXT:    [[LIMS:%.*]] = and i64 [[S32B]], -8
+; MASK:         [[S32:%.*]] = sub i64 %atoll.arena.window, 32
+; MASK-NEXT:    [[AD:%.*]] = and i64 [[S32]], -8
+; MASK-NEXT:    [[LIMD:%.*]] = trunc i64 [[AD]] to i32
+; MASK-NEXT:    [[S32B:%.*]] = sub i64 %atoll.arena.window, 32
+; MASK-NEXT:    [[AS:%.*]] = and i64 [[S32B]], -8
+; MASK-NEXT:    [[LIMS:%.*]] = trunc i64 [[AS]] to i32
 ; MASK:       atoll.body:
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %dst to i64
-; MASK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIMD]])
-; MASK-NEXT:    [[A0:%.*]] = or i64 [[C0]], %__atoll_arena_base
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIMD]])
+; MASK-NEXT:    [[ZC0:%.*]] = zext i32 [[C0]] to i64
+; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZC0]]
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr %src to i64
-; MASK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a8
-; MASK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIMS]])
-; MASK-NEXT:    [[A1:%.*]] = or i64 [[C1]], %__atoll_arena_base
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIMS]])
+; MASK-NEXT:    [[ZC1:%.*]] = zext i32 [[C1]] to i64
+; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZC1]]
 ; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    [[S:%.*]] = addrspacecast ptr addrspace(1) [[G1]] to ptr
 ; MASK-NEXT:    call void @llvm.memcpy.inline.p0.p0.i64(ptr align 8 [[D]], ptr align 8 [[S]], i64 32, i1 false)
 ; 16 bytes into the 256-byte shared object: offset clamped to 256 - 16 = 240.
 ; MASK-NEXT:    %t = getelementptr i32, ptr addrspace(3) @tile, i64 %i
-; MASK-NEXT:    [[T:%.*]] = ptrtoint ptr addrspace(3) %t to i64
-; MASK-NEXT:    [[TO:%.*]] = sub i64 [[T]], ptrtoint (ptr addrspace(3) @tile to i64)
-; MASK-NEXT:    [[TC:%.*]] = call i64 @llvm.umin.i64(i64 [[TO]], i64 240)
-; MASK-NEXT:    [[TA:%.*]] = and i64 [[TC]], -4
-; MASK-NEXT:    [[TP:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[TA]]
+; MASK-NEXT:    [[TO:%.*]] = mul i64 %i, 4
+; MASK-NEXT:    [[T:%.*]] = trunc i64 [[TO]] to i32
+; MASK-NEXT:    [[TC:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 240)
+; MASK-NEXT:    [[TA:%.*]] = and i32 [[TC]], -4
+; MASK-NEXT:    [[TZ:%.*]] = zext i32 [[TA]] to i64
+; MASK-NEXT:    [[TP:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[TZ]]
 ; MASK-NEXT:    call void @llvm.memset.inline.p3.i64(ptr addrspace(3) align 4 [[TP]], i8 0, i64 16, i1 false)
-; 1024 constant bytes: cut to the arena at run time.
-; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 1024, i64 %__atoll_arena_size)
+; 1024 constant bytes: cut to the arena window at run time.
+; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 1024, i64 %atoll.arena.window)
 ; MASK-NEXT:    [[P2:%.*]] = ptrtoint ptr %dst to i64
-; MASK-NEXT:    [[O2:%.*]] = and i64 [[P2]], %atoll.arena.mask.a4
-; MASK-NEXT:    [[S2:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; MASK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2]] to i32
+; MASK-NEXT:    [[O2:%.*]] = and i32 [[TO2]], %atoll.arena.mask.a4
+; MASK-NEXT:    [[S2:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[LIM2:%.*]] = and i64 [[S2]], -4
-; MASK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 [[LIM2]])
-; MASK-NEXT:    [[A2:%.*]] = or i64 [[C2]], %__atoll_arena_base
+; MASK-NEXT:    [[LIM232:%.*]] = trunc i64 [[LIM2]] to i32
+; MASK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[O2]], i32 [[LIM232]])
+; MASK-NEXT:    [[ZC2:%.*]] = zext i32 [[C2]] to i64
+; MASK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[ZC2]]
 ; MASK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
 ; MASK-NEXT:    [[D2:%.*]] = addrspacecast ptr addrspace(1) [[G2]] to ptr
 ; MASK-NEXT:    call void @llvm.memset.inline.p0.i64(ptr align 4 [[D2]], i8 1, i64 [[L]], i1 false)
@@ -60,7 +70,8 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 ; MOD-LABEL: define ptx_kernel void @inline_forms(
 ; MOD:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim)
 ; MOD:         call void @llvm.memcpy.inline.p0.p0.i64(ptr align 8 {{%.*}}, ptr align 8 {{%.*}}, i64 32, i1 false)
-; MOD:         call i64 @llvm.umin.i64(i64 %atoll.obj.off, i64 240)
+; MOD:         [[TT:%.*]] = trunc i64 %atoll.obj.off to i32
+; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[TT]], i32 240)
 ; MOD:         [[L:%.*]] = call i64 @llvm.umin.i64(i64 1024, i64 %__atoll_arena_size)
 ; MOD:         [[LIM:%.*]] = sub i64 %__atoll_arena_size, [[L]]
 ; MOD-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[LIM]])

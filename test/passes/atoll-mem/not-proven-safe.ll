@@ -25,33 +25,35 @@ define ptx_kernel void @unsafe(ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @unsafe(
 ; CHECK-NEXT:    %arr = alloca [8 x i32], align 16
 ; CHECK:       atoll.body:
-; Offset -4: clamped (as an unsigned offset it is huge: umin picks 28).
+; Offset -4 (the GEP's constant index): clamped (as an unsigned offset it is
+; huge: umin picks 28).
 ; CHECK-NEXT:    %neg = getelementptr i8, ptr %arr, i64 -4
-; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr %neg to i64
-; CHECK-NEXT:    [[B0:%.*]] = ptrtoint ptr %arr to i64
-; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], [[B0]]
-; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 28)
-; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
-; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %arr, i64 [[A0]]
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 -4, i32 28)
+; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
+; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %arr, i64 [[Z0]]
 ; CHECK-NEXT:    store i32 1, ptr [[P0]], align 4
 ; Offset 30 + 4 bytes > 32: clamped to 28, 2-aligned.
 ; CHECK-NEXT:    %past = getelementptr i8, ptr %arr, i64 30
-; CHECK:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 28)
-; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -2
-; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr %arr, i64 [[A1]]
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 30, i32 28)
+; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -2
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
+; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr %arr, i64 [[Z1]]
 ; CHECK-NEXT:    store i32 2, ptr [[P1]], align 2
 ; Offset 6 with align 4: the low bits are cleared.
 ; CHECK-NEXT:    %mis = getelementptr i8, ptr %arr, i64 6
-; CHECK:         [[C2:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 28)
-; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -4
-; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr %arr, i64 [[A2]]
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 6, i32 28)
+; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -4
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
+; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr %arr, i64 [[Z2]]
 ; CHECK-NEXT:    store i32 3, ptr [[P2]], align 4
 ; In bounds and 16-aligned relative to the object, but the object was only
 ; 4-aligned: confined (and the object's alignment raised).
 ; CHECK-NEXT:    %under = getelementptr i8, ptr %arr, i64 16
-; CHECK:         [[C3:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 16)
-; CHECK-NEXT:    [[A3:%.*]] = and i64 [[C3]], -16
-; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr %arr, i64 [[A3]]
+; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 16, i32 16)
+; CHECK-NEXT:    [[A3:%.*]] = and i32 [[C3]], -16
+; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[A3]] to i64
+; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr %arr, i64 [[Z3]]
 ; CHECK-NEXT:    store <2 x i64> zeroinitializer, ptr [[P3]], align 16
 
 ; VERBOSE-NOT: proven-safe

@@ -26,28 +26,35 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @scoped(
 ; CHECK:         %a = getelementptr i32, ptr %p, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
-; CHECK-NEXT:    [[O0:%.*]] = and i64 [[P0]], %atoll.arena.mask.a4
-; CHECK-NEXT:    [[A0:%.*]] = or i64 [[O0]], %__atoll_arena_base
+; CHECK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; CHECK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
+; CHECK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
 ; CHECK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; CHECK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; CHECK-NEXT:    %r0 = call i32 @llvm.nvvm.atomic.add.gen.i.cta.i32.p0(ptr [[X0]], i32 1)
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %g to i64
-; CHECK-NEXT:    [[O1:%.*]] = and i64 [[P1]], %atoll.arena.mask.a8
-; CHECK-NEXT:    [[A1:%.*]] = or i64 [[O1]], %__atoll_arena_base
+; CHECK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; CHECK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
+; CHECK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
+; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
 ; CHECK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; CHECK-NEXT:    %r1 = call i64 @llvm.nvvm.atomic.cas.gen.i.sys.i64.p1(ptr addrspace(1) [[G1]], i64 0, i64 1)
 ; A generic pointer into the 64-byte shared object: offset <= 60, in generic space.
 ; CHECK-NEXT:    %c = getelementptr i32, ptr addrspace(3) @cnt, i64 %i
 ; CHECK-NEXT:    %cg = addrspacecast ptr addrspace(3) %c to ptr
-; CHECK-NEXT:    [[P2:%.*]] = ptrtoint ptr %cg to i64
-; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[P2]], ptrtoint (ptr addrspacecast (ptr addrspace(3) @cnt to ptr) to i64)
-; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 60)
-; CHECK-NEXT:    [[AL2:%.*]] = and i64 [[C2]], -4
-; CHECK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @cnt to ptr), i64 [[AL2]]
+; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 60)
+; CHECK-NEXT:    [[AL2:%.*]] = and i32 [[C2]], -4
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[AL2]] to i64
+; CHECK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @cnt to ptr), i64 [[Z2]]
 ; CHECK-NEXT:    %r2 = call i32 @llvm.nvvm.atomic.max.gen.i.cta.i32.p0(ptr [[X2]], i32 %r0)
 ; CHECK-NEXT:    [[P3:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT:    [[O3:%.*]] = and i64 [[P3]], %atoll.arena.mask.a4
-; CHECK-NEXT:    [[A3:%.*]] = or i64 [[O3]], %__atoll_arena_base
+; CHECK-NEXT:    [[TO3:%.*]] = trunc i64 [[P3]] to i32
+; CHECK-NEXT:    [[O3:%.*]] = and i32 [[TO3]], %atoll.arena.mask.a4
+; CHECK-NEXT:    [[ZO3:%.*]] = zext i32 [[O3]] to i64
+; CHECK-NEXT:    [[A3:%.*]] = or i64 %atoll.arena.base, [[ZO3]]
 ; CHECK-NEXT:    [[G3:%.*]] = inttoptr i64 [[A3]] to ptr addrspace(1)
 ; CHECK-NEXT:    [[X3:%.*]] = addrspacecast ptr addrspace(1) [[G3]] to ptr
 ; CHECK-NEXT:    %r3 = call float @llvm.nvvm.atomic.add.gen.f.sys.f32.p0(ptr [[X3]], float 1.000000e+00)
@@ -67,9 +74,9 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; PTX-NEXT:    atom.cta.add.s32 {{%r[0-9]+}}, {{\[}}[[X0]]{{\]}}, 1;
 ; PTX:         or.b64 [[A1:%rd[0-9]+]],
 ; PTX-NEXT:    atom.sys.cas.b64 {{%rd[0-9]+}}, {{\[}}[[A1]]{{\]}}, 0, 1;
-; PTX:         min.u64 [[M2:%rd[0-9]+]], {{%rd[0-9]+}}, 60;
-; PTX-NEXT:    and.b64 [[O2:%rd[0-9]+]], [[M2]], 60;
-; PTX-NEXT:    add.s64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, [[O2]];
+; PTX:         min.u32 [[M2:%r[0-9]+]], {{%r[0-9]+}}, 60;
+; PTX-NEXT:    cvt.u64.u32 [[O2:%rd[0-9]+]], [[M2]];
+; PTX:         add.s64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, [[O2]];
 ; PTX-NEXT:    atom.cta.max.s32 {{%r[0-9]+}}, {{\[}}[[A2]]{{\]}},
 ; PTX:         or.b64 [[A3:%rd[0-9]+]],
 ; PTX-NEXT:    cvta.global.u64 [[X3:%rd[0-9]+]], [[A3]];

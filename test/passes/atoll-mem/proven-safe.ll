@@ -53,7 +53,7 @@ define ptx_kernel void @safe(ptr byval([4 x i32]) align 4 %bv, ptr %out) {
 ; CHECK-NEXT:    %v2 = load i32, ptr %b, align 4
 ; CHECK-NEXT:    %x = load i32, ptr %last, align 4
 ; Only the kernel buffer is confined.
-; CHECK:         and i64 {{%.*}}, %atoll.arena.mask.a4
+; CHECK:         and i32 {{%.*}}, %atoll.arena.mask.a4
 ; CHECK:         store i32 %sum, ptr {{%.*}}, align 4
 
 ; VERBOSE: atoll-mem: safe: local store proven-safe: constant offset inside its object | store i32 1, ptr %arr, align 4

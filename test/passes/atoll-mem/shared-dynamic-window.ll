@@ -2,7 +2,7 @@
 ; whose object is unknown (a generic kernel pointer cast to addrspace(3)) are confined into
 ; the CTA's user shared window [lo, lo + bytes):
 ;   lo = %reserved_smem_offset_cap, bytes = __atoll_dyn_smem + %dynamic_smem_size - lo,
-;   addr = lo + (umin(p - lo, bytes - S) & ~(A-1)),
+;   addr = lo + zext(umin(trunc32(p - lo), trunc32(bytes - S)) & ~(A-1)),
 ; with lo, bytes and each bytes - S computed once in the entry block. The pad
 ; __atoll_smem_pad (256 bytes) keeps bytes >= S.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
@@ -42,9 +42,12 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @dyn, i64 %i
 ; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(3) %p to i64
 ; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], %atoll.smem.lo
-; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 [[LIM0]])
-; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
-; CHECK-NEXT:    [[W0:%.*]] = add i64 %atoll.smem.lo, [[A0]]
+; CHECK-NEXT:    [[TC0:%.*]] = trunc i64 [[O0]] to i32
+; CHECK-NEXT:    [[LC0:%.*]] = trunc i64 [[LIM0]] to i32
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[TC0]], i32 [[LC0]])
+; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
+; CHECK-NEXT:    [[ZC0:%.*]] = zext i32 [[A0]] to i64
+; CHECK-NEXT:    [[W0:%.*]] = add i64 %atoll.smem.lo, [[ZC0]]
 ; CHECK-NEXT:    [[P0:%.*]] = inttoptr i64 [[W0]] to ptr addrspace(3)
 ; CHECK-NEXT:    store float %x, ptr addrspace(3) [[P0]], align 4
 ; A generic pointer into the window: cast to shared, confined, cast back.
@@ -52,9 +55,12 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; CHECK-NEXT:    [[S1:%.*]] = addrspacecast ptr %g to ptr addrspace(3)
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(3) [[S1]] to i64
 ; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], %atoll.smem.lo
-; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 [[LIM1]])
-; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -4
-; CHECK-NEXT:    [[W1:%.*]] = add i64 %atoll.smem.lo, [[A1]]
+; CHECK-NEXT:    [[TC1:%.*]] = trunc i64 [[O1]] to i32
+; CHECK-NEXT:    [[LC1:%.*]] = trunc i64 [[LIM1]] to i32
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[TC1]], i32 [[LC1]])
+; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
+; CHECK-NEXT:    [[ZC1:%.*]] = zext i32 [[A1]] to i64
+; CHECK-NEXT:    [[W1:%.*]] = add i64 %atoll.smem.lo, [[ZC1]]
 ; CHECK-NEXT:    [[P1:%.*]] = inttoptr i64 [[W1]] to ptr addrspace(3)
 ; CHECK-NEXT:    [[G1:%.*]] = addrspacecast ptr addrspace(3) [[P1]] to ptr
 ; CHECK-NEXT:    %old = atomicrmw fadd ptr [[G1]], float %x monotonic, align 4
@@ -62,9 +68,12 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; CHECK-NEXT:    %q = getelementptr <4 x float>, ptr addrspace(3) %sp, i64 %i
 ; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %q to i64
 ; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], %atoll.smem.lo
-; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 [[LIM2]])
-; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -16
-; CHECK-NEXT:    [[W2:%.*]] = add i64 %atoll.smem.lo, [[A2]]
+; CHECK-NEXT:    [[TC2:%.*]] = trunc i64 [[O2]] to i32
+; CHECK-NEXT:    [[LC2:%.*]] = trunc i64 [[LIM2]] to i32
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[TC2]], i32 [[LC2]])
+; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -16
+; CHECK-NEXT:    [[ZC2:%.*]] = zext i32 [[A2]] to i64
+; CHECK-NEXT:    [[W2:%.*]] = add i64 %atoll.smem.lo, [[ZC2]]
 ; CHECK-NEXT:    [[P2:%.*]] = inttoptr i64 [[W2]] to ptr addrspace(3)
 ; CHECK-NEXT:    %v = load <4 x float>, ptr addrspace(3) [[P2]], align 16
 ; CHECK-NEXT:    ret void
@@ -72,8 +81,9 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; PTX-LABEL: .entry window(
 ; PTX:         mov.u32 [[CAP:%r[0-9]+]], %reserved_smem_offset_cap;
 ; PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
-; PTX:         min.u64 [[C0:%rd[0-9]+]],
-; PTX-NEXT:    and.b64 [[A0:%rd[0-9]+]], [[C0]], -4;
-; PTX-NEXT:    add.s64 [[W0:%rd[0-9]+]], {{%rd[0-9]+}}, [[A0]];
+; PTX:         min.u32 [[C0:%r[0-9]+]],
+; PTX-NEXT:    and.b32 [[A0:%r[0-9]+]], [[C0]], -4;
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[A0]];
+; PTX-NEXT:    add.s64 [[W0:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z0]];
 ; PTX-NEXT:    st.shared.b32 {{\[}}[[W0]]{{\]}},
 ; PTX:         atom.shared.add.f32

@@ -1,6 +1,7 @@
 ; A static __shared__ array is a known object: every access through it (shared
 ; space or a generic pointer from an addrspacecast) is confined into the object,
-;   obj + (umin(p - obj, objsize - S) & ~(A-1)),
+;   obj + zext(umin(trunc32(p - obj), objsize - S) & ~(A-1)),
+; with p - obj taken from the GEP indices,
 ; independent of the clamping mode. Loads, stores, atomicrmw and cmpxchg alike.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s
@@ -26,57 +27,67 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 
 ; The load of @buf raised its alignment to the 8 the <2 x float> access needs.
 ; CHECK: @buf = internal addrspace(3) global [64 x float] undef, align 8
+; Only static objects: no shared pad (that is for the window clamp).
+; CHECK-NOT: @__atoll_smem_pad
 
 ; CHECK-LABEL: define ptx_kernel void @shared_obj(i64 %i, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
 ; CHECK:       atoll.body:
 ; 4 bytes in the 256-byte @buf: offset <= 252, 4-aligned.
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @buf, i64 %i
-; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(3) %p to i64
-; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], ptrtoint (ptr addrspace(3) @buf to i64)
-; CHECK-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 252)
-; CHECK-NEXT:    [[A0:%.*]] = and i64 [[C0]], -4
-; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @buf, i64 [[A0]]
+; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 252)
+; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
+; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
+; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @buf, i64 [[Z0]]
 ; CHECK-NEXT:    store float %x, ptr addrspace(3) [[P0]], align 4
 ; The generic alias: the same clamp, relative to @buf's generic address.
 ; CHECK-NEXT:    %g = addrspacecast ptr addrspace(3) %p to ptr
-; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr %g to i64
-; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], ptrtoint (ptr addrspacecast (ptr addrspace(3) @buf to ptr) to i64)
-; CHECK-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[O1]], i64 252)
-; CHECK-NEXT:    [[A1:%.*]] = and i64 [[C1]], -4
-; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @buf to ptr), i64 [[A1]]
+; CHECK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 252)
+; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
+; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
+; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @buf to ptr), i64 [[Z1]]
 ; CHECK-NEXT:    %v = load float, ptr [[P1]], align 4
 ; 8 bytes in the 64-byte @flags: offset <= 56, 8-aligned.
 ; CHECK-NEXT:    %f = getelementptr i64, ptr addrspace(3) @flags, i64 %i
-; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %f to i64
-; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], ptrtoint (ptr addrspace(3) @flags to i64)
-; CHECK-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[O2]], i64 56)
-; CHECK-NEXT:    [[A2:%.*]] = and i64 [[C2]], -8
-; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @flags, i64 [[A2]]
+; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 8
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 56)
+; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -8
+; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
+; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @flags, i64 [[Z2]]
 ; CHECK-NEXT:    %o = atomicrmw or ptr addrspace(3) [[P2]], i64 1 monotonic, align 8
-; CHECK-NEXT:    [[R3:%.*]] = ptrtoint ptr addrspace(3) %f to i64
-; CHECK-NEXT:    [[O3:%.*]] = sub i64 [[R3]], ptrtoint (ptr addrspace(3) @flags to i64)
-; CHECK-NEXT:    [[C3:%.*]] = call i64 @llvm.umin.i64(i64 [[O3]], i64 56)
-; CHECK-NEXT:    [[A3:%.*]] = and i64 [[C3]], -8
-; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr addrspace(3) @flags, i64 [[A3]]
+; CHECK-NEXT:    [[O3:%.*]] = mul i64 %i, 8
+; CHECK-NEXT:    [[T3:%.*]] = trunc i64 [[O3]] to i32
+; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[T3]], i32 56)
+; CHECK-NEXT:    [[A3:%.*]] = and i32 [[C3]], -8
+; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[A3]] to i64
+; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr addrspace(3) @flags, i64 [[Z3]]
 ; CHECK-NEXT:    %c = cmpxchg ptr addrspace(3) [[P3]], i64 %o, i64 0 monotonic monotonic, align 8
 ; 8 bytes align 8 in @buf (raised to align 8): offset <= 248, 8-aligned.
-; CHECK-NEXT:    [[R4:%.*]] = ptrtoint ptr addrspace(3) %p to i64
-; CHECK-NEXT:    [[O4:%.*]] = sub i64 [[R4]], ptrtoint (ptr addrspace(3) @buf to i64)
-; CHECK-NEXT:    [[C4:%.*]] = call i64 @llvm.umin.i64(i64 [[O4]], i64 248)
-; CHECK-NEXT:    [[A4:%.*]] = and i64 [[C4]], -8
-; CHECK-NEXT:    [[P4:%.*]] = getelementptr i8, ptr addrspace(3) @buf, i64 [[A4]]
+; CHECK-NEXT:    [[O4:%.*]] = mul i64 %i, 4
+; CHECK-NEXT:    [[T4:%.*]] = trunc i64 [[O4]] to i32
+; CHECK-NEXT:    [[C4:%.*]] = call i32 @llvm.umin.i32(i32 [[T4]], i32 248)
+; CHECK-NEXT:    [[A4:%.*]] = and i32 [[C4]], -8
+; CHECK-NEXT:    [[Z4:%.*]] = zext i32 [[A4]] to i64
+; CHECK-NEXT:    [[P4:%.*]] = getelementptr i8, ptr addrspace(3) @buf, i64 [[Z4]]
 ; CHECK-NEXT:    %v2 = load <2 x float>, ptr addrspace(3) [[P4]], align 8
 ; CHECK-NEXT:    ret void
 
 ; PTX-LABEL: .entry shared_obj(
 ; PTX:         bar.sync 0;
-; PTX-NEXT:    shl.b64 [[I4:%rd[0-9]+]], {{%rd[0-9]+}}, 2;
+; PTX-NEXT:    cvt.u32.u64 [[I:%r[0-9]+]], {{%rd[0-9]+}};
+; PTX-NEXT:    shl.b32 [[I4:%r[0-9]+]], [[I]], 2;
+; PTX-NEXT:    min.u32 [[C0:%r[0-9]+]], [[I4]], 252;
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
 ; PTX-NEXT:    mov.b64 [[BUF:%rd[0-9]+]], buf;
-; PTX-NEXT:    min.u64 [[C0:%rd[0-9]+]], [[I4]], 252;
-; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[BUF]], [[C0]];
+; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[BUF]], [[Z0]];
 ; PTX-NEXT:    st.shared.b32 {{\[}}[[A0]]{{\]}}, {{%r[0-9]+}};
-; PTX:         mov.b64 [[FL:%rd[0-9]+]], flags;
-; PTX-NEXT:    min.u64 [[C2:%rd[0-9]+]], {{%rd[0-9]+}}, 56;
-; PTX-NEXT:    add.s64 [[A2:%rd[0-9]+]], [[FL]], [[C2]];
+; PTX:         min.u32 [[C2:%r[0-9]+]], {{%r[0-9]+}}, 56;
+; PTX-NEXT:    cvt.u64.u32 [[Z2:%rd[0-9]+]], [[C2]];
+; PTX-NEXT:    mov.b64 [[FL:%rd[0-9]+]], flags;
+; PTX-NEXT:    add.s64 [[A2:%rd[0-9]+]], [[FL]], [[Z2]];
 ; PTX-NEXT:    atom.shared.or.b64 {{%rd[0-9]+}}, {{\[}}[[A2]]{{\]}}, 1;
 ; PTX-NEXT:    atom.relaxed.sys.shared.cas.b64 {{%rd[0-9]+}}, {{\[}}[[A2]]{{\]}},

@@ -1,5 +1,6 @@
 ; memcpy/memset through a pointer of unknown space: the length is cut to
-; umin(arena size, shared window bytes) (either window may be the real one), then
+; the window of the space the pointer is in at run time (shared window bytes, or
+; the arena window min(size, 4 GiB)), then
 ; the pointer takes the run-time space test.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
@@ -20,20 +21,23 @@ define ptx_kernel void @copy_out(ptr %table, ptr %src, i64 %n) {
 ; A copy through a pointer of unknown space keeps the length of its space's window:
 ; the shared window when it is shared at run time, else the arena.
 ; CHECK-NEXT:    [[ISW:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
-; CHECK-NEXT:    [[W:%atoll.window]] = select i1 [[ISW]], i64 %atoll.smem.bytes, i64 %__atoll_arena_size
+; CHECK-NEXT:    [[W:%atoll.window]] = select i1 [[ISW]], i64 %atoll.smem.bytes, i64 %atoll.arena.window
 ; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 [[W]])
-; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
+; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
 ; CHECK-NEXT:    [[S:%.*]] = addrspacecast ptr %dst to ptr addrspace(3)
 ; CHECK-NEXT:    [[SR:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
 ; CHECK-NEXT:    [[SLIM:%.*]] = sub i64 %atoll.smem.bytes, [[L]]
 ; CHECK-NEXT:    [[SO:%.*]] = sub i64 [[SR]], %atoll.smem.lo
-; CHECK-NEXT:    [[SC:%.*]] = call i64 @llvm.umin.i64(i64 [[SO]], i64 [[SLIM]])
-; CHECK-NEXT:    [[SA:%.*]] = and i64 [[SC]], -8
-; CHECK:         [[GO:%.*]] = and i64 {{%.*}}, %atoll.arena.mask.a8
-; CHECK-NEXT:    [[GS:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; CHECK-NEXT:    [[ST:%.*]] = trunc i64 [[SO]] to i32
+; CHECK-NEXT:    [[SLT:%.*]] = trunc i64 [[SLIM]] to i32
+; CHECK-NEXT:    [[SC:%.*]] = call i32 @llvm.umin.i32(i32 [[ST]], i32 [[SLT]])
+; CHECK-NEXT:    [[SA:%.*]] = and i32 [[SC]], -8
+; CHECK:         [[GO:%.*]] = and i32 {{%.*}}, %atoll.arena.mask.a8
+; CHECK-NEXT:    [[GS:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; CHECK-NEXT:    [[GLIM:%.*]] = and i64 [[GS]], -8
-; CHECK-NEXT:    call i64 @llvm.umin.i64(i64 [[GO]], i64 [[GLIM]])
+; CHECK-NEXT:    [[GLT:%.*]] = trunc i64 [[GLIM]] to i32
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[GO]], i32 [[GLT]])
 ; CHECK:         [[D:%atoll.generic]] = select i1 [[IS]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[D]], ptr align 8 {{%.*}}, i64 [[L]], i1 false)
 ; A 16-byte constant memset keeps its constant length.

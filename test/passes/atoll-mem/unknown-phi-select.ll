@@ -42,12 +42,15 @@ join:
 ; CHECK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %q)
 ; CHECK:         [[SEL2:%.*]] = select i1 [[IS2]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    %v = load float, ptr [[SEL2]], align 4
-; Two offsets into the same shared object: confined into @tile.
+; Two offsets into the same shared object: confined into @tile. The pointer is
+; not @tile plus GEPs (a select in between): the offset is the address difference.
 ; CHECK-NEXT:    %t = select i1 %c,
 ; CHECK-NEXT:    %t2 = getelementptr float, ptr addrspace(3) %t, i64 %i
 ; CHECK-NEXT:    [[R3:%.*]] = ptrtoint ptr addrspace(3) %t2 to i64
 ; CHECK-NEXT:    [[O3:%.*]] = sub i64 [[R3]], ptrtoint (ptr addrspace(3) @tile to i64)
-; CHECK-NEXT:    [[C3:%.*]] = call i64 @llvm.umin.i64(i64 [[O3]], i64 124)
-; CHECK-NEXT:    [[A3:%.*]] = and i64 [[C3]], -4
-; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[A3]]
+; CHECK-NEXT:    [[T3:%.*]] = trunc i64 [[O3]] to i32
+; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[T3]], i32 124)
+; CHECK-NEXT:    [[A3:%.*]] = and i32 [[C3]], -4
+; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[A3]] to i64
+; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[Z3]]
 ; CHECK-NEXT:    store float %v, ptr addrspace(3) [[P3]], align 4

@@ -33,8 +33,12 @@ define internal void @sink(ptr %b, ptr %c, ptr %d, ptr %e) {
 ; CHECK-NEXT:    %c = alloca i32, i32 6, align 16
 ; CHECK-NEXT:    %d = alloca [0 x i8], align 1
 ; CHECK-NEXT:    %e = alloca <4 x i64>, align 32
-; CHECK-NEXT:    %atoll.arena.mask = sub i64 %__atoll_arena_size, 1
-; CHECK-NEXT:    %atoll.arena.mask.a4 = and i64 %atoll.arena.mask, -4
+; CHECK-NEXT:    [[SM1:%.*]] = sub i64 %__atoll_arena_size, 1
+; CHECK-NEXT:    %atoll.arena.mask = call i64 @llvm.umin.i64(i64 [[SM1]], i64 4294967295)
+; CHECK-NEXT:    %atoll.arena.window = add i64 %atoll.arena.mask, 1
+; CHECK-NEXT:    %atoll.arena.base = and i64 %__atoll_arena_base, -2097152
+; CHECK-NEXT:    %atoll.arena.mask32 = trunc i64 %atoll.arena.mask to i32
+; CHECK-NEXT:    %atoll.arena.mask.a4 = and i32 %atoll.arena.mask32, -4
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 4 %a, i8 0, i64 40, i1 false)
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 8 %b, i8 0, i64 16, i1 false)
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 16 %c, i8 0, i64 24, i1 false)

@@ -15,8 +15,10 @@ define ptx_kernel void @addr_only(ptr %out) {
   ret void
 }
 
+; No shared window clamp: no pad, but the zeroing all the same.
+; CHECK-NOT:   @__atoll_smem_pad
 ; CHECK-LABEL: define ptx_kernel void @addr_only(
-; CHECK:         store volatile i8 0, ptr addrspace(3) @__atoll_smem_pad, align 1
+; CHECK-NOT:     __atoll_smem_pad
 ; CHECK:       atoll.zero.smem:
 ; CHECK:         store i32 0, ptr addrspace(3) {{%.*}}, align 4
 ; CHECK:       atoll.zero.done:

@@ -2,7 +2,9 @@
 ; entry, cooperatively (thread t of n zeroes 16-byte blocks t, t + n, ..., threads
 ; 0-2 the last whole words), then waits at a
 ; CTA barrier before any tenant code runs: no residue of an earlier kernel is
-; readable. The pad is referenced so that the window is never empty.
+; readable. This kernel touches only a static shared object, so it gets no pad
+; (__atoll_smem_pad only keeps the window clamp's bytes >= S; see
+; shared-pad-only-for-window.ll): zeroing alone does not need it.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
@@ -18,9 +20,10 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
   ret void
 }
 
+; CHECK-NOT:   @__atoll_smem_pad
 ; CHECK-LABEL: define ptx_kernel void @uses_shared(
-; CHECK:         store volatile i8 0, ptr addrspace(3) @__atoll_smem_pad, align 1
-; CHECK-NEXT:    [[TX:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; CHECK-NOT:     __atoll_smem_pad
+; CHECK:         [[TX:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK-NEXT:    [[TY:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
 ; CHECK-NEXT:    [[TZ:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.tid.z()
 ; CHECK-NEXT:    [[NX:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
@@ -76,8 +79,9 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @tile, i64 %i
 
+; PTX-NOT:     __atoll_smem_pad
 ; PTX-LABEL: .entry uses_shared(
-; PTX:         st.volatile.shared.b8 [__atoll_smem_pad], 0;
+; PTX-NOT:     __atoll_smem_pad
 ; PTX:         mov.u32 {{%r[0-9]+}}, %reserved_smem_offset_cap;
 ; PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
 ; PTX:       {{^}}$L__BB0_2:
