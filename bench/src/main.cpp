@@ -20,6 +20,7 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -176,15 +177,14 @@ std::string trim(std::string s) {
 }
 
 std::string driverRelease() {
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..."
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." or, for the
+  // open modules, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04
+  // Release Build ...": the first word that is a dotted number.
   std::string line = firstLineOf("/proc/driver/nvidia/version", "NVRM");
-  auto pos = line.find("Kernel Module");
-  if (pos == std::string::npos)
-    return trim(line);
-  std::stringstream ss(line.substr(pos + 13));
-  std::string v;
-  ss >> v;
-  return v;
+  std::smatch m;
+  if (std::regex_search(line, m, std::regex(R"((^|\s)(\d+\.\d+(\.\d+)?)(\s|$))")))
+    return m[2];
+  return trim(line);
 }
 
 /// Opens the device's primary context (shared with the runtime). False + reason

@@ -726,8 +726,10 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
   planGroups(Work);
   DT = std::make_unique<DominatorTree>(NewF);
   LI = std::make_unique<LoopInfo>(*DT);
+  C.setAnalyses(DT.get(), LI.get()); // kept up to date when a clamp splits a block
   for (Instruction *I : Work)
     rewrite(*I, C);
+  C.setAnalyses(nullptr, nullptr);
   LI.reset();
   DT.reset();
   for (Instruction *I : Drop)

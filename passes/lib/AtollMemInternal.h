@@ -18,9 +18,11 @@ class AllocaInst;
 class Argument;
 class CallBase;
 class DataLayout;
+class DominatorTree;
 class Function;
 class GlobalVariable;
 class InlineAsm;
+class LoopInfo;
 class Module;
 } // namespace llvm
 
@@ -116,6 +118,13 @@ public:
   /// The first block of the tenant's code (after the setup in the entry block).
   llvm::BasicBlock *body() const { return Body; }
 
+  /// The dominator tree and loops of the kernel, which the modulo-mode clamp keeps
+  /// up to date when it splits a block (null: not tracked).
+  void setAnalyses(llvm::DominatorTree *DT, llvm::LoopInfo *LI) {
+    this->DT = DT;
+    this->LI = LI;
+  }
+
   /// Builder positioned in the entry block, after allocas and earlier setup.
   llvm::IRBuilder<> &entryBuilder() { return Entry; }
 
@@ -134,6 +143,8 @@ private:
   llvm::DenseMap<uint64_t, llvm::Value *> MaskByAlign; // mask & ~(A-1), per A
   llvm::Value *SmemLo = nullptr, *SmemBytes = nullptr;
   bool UsedShared = false, UsedWindow = false;
+  llvm::DominatorTree *DT = nullptr;
+  llvm::LoopInfo *LI = nullptr;
 };
 
 /// Zero-initialises, at kernel entry, every static alloca and (when the kernel can

@@ -17,11 +17,16 @@
 
 #include "atoll/abi.h"
 
+#include "llvm/Analysis/DomTreeUpdater.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/Utils/Local.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
@@ -132,8 +137,32 @@ Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, 
     // base is aligned to the window, so | is + (and cheaper).
     return B.CreateOr(ArenaBase, B.CreateZExt(Off, I64), "atoll.addr");
   }
-  Value *Rel = B.CreateSub(Addr, ArenaBase);
-  Value *Off = B.CreateURem(Rel, ArenaSize, "atoll.off");
+  Value *Rel = B.CreateSub(Addr, ArenaBase, "atoll.rel");
+  Value *Off = nullptr;
+  // The block of the insertion point itself: a builder made before an earlier
+  // split of its block still names the head block.
+  if (B.GetInsertPoint().getNodeParent() == &F.getEntryBlock()) {
+    Off = B.CreateURem(Rel, ArenaSize, "atoll.off"); // launch-invariant: once per kernel
+  } else {
+    // An address inside the arena is its own remainder: the 64-bit remainder (a
+    // long instruction sequence) runs only for a wild address, behind a branch.
+    //   rel = addr - base; off = rel < size ? rel : rel % size
+    Instruction *SplitBefore = &*B.GetInsertPoint();
+    BasicBlock *Head = SplitBefore->getParent();
+    Value *Wild = B.CreateICmpUGE(Rel, ArenaSize, "atoll.wild");
+    DomTreeUpdater DTU(DT, DomTreeUpdater::UpdateStrategy::Eager);
+    Instruction *ThenTerm = SplitBlockAndInsertIfThen(
+        Wild, SplitBefore, /*Unreachable=*/false,
+        MDBuilder(F.getContext()).createUnlikelyBranchWeights(), DT ? &DTU : nullptr, LI);
+    ThenTerm->getParent()->setName("atoll.wrap");
+    IRBuilder<> TB(ThenTerm);
+    Value *Wrapped = TB.CreateURem(Rel, ArenaSize, "atoll.wrapped");
+    B.SetInsertPoint(SplitBefore); // the first instruction of the tail block
+    PHINode *Phi = B.CreatePHI(I64, 2, "atoll.off");
+    Phi->addIncoming(Rel, Head);
+    Phi->addIncoming(Wrapped, ThenTerm->getParent());
+    Off = Phi;
+  }
   IRBuilder<> &H = builderFor(B, Entry, Size);
   Value *Lim = H.CreateSub(ArenaSize, Size, "atoll.lim");
   Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);

@@ -6,7 +6,7 @@
 ; with, for an access wider than its alignment, a 32-bit umin with
 ; trunc32((window - S) & ~(A-1)) before the zext. No 64-bit and of the address
 ; with the mask remains (one 32-bit LOP3 per access in SASS). Modulo mode keeps
-; its 64-bit urem form.
+; its 64-bit form (the urem behind a branch, for a wild address only).
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
@@ -95,15 +95,28 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; MOD-LABEL: define ptx_kernel void @scale(
 ; MOD-NOT:     %atoll.arena.
 ; MOD:         [[P0:%.*]] = ptrtoint ptr addrspace(1) %src to i64
-; MOD-NEXT:    [[R0:%.*]] = sub i64 [[P0]], %__atoll_arena_base
-; MOD-NEXT:    [[M0:%.*]] = urem i64 [[R0]], %__atoll_arena_size
-; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 %atoll.lim)
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP0]]:
+; MOD-NEXT:    [[M0:%atoll.wrapped[0-9]*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL0]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL0]]:
+; MOD-NEXT:    [[O0:%atoll.off[0-9]*]] = phi i64 [ [[R0]], %atoll.body ], [ [[M0]], %[[WRAP0]] ]
+; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[O0]], i64 %atoll.lim)
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
 ; MOD-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MOD-NEXT:    %v = load float, ptr addrspace(1) [[G0]], align 4
 ; MOD-NOT:     %atoll.arena.
-; MOD:         urem i64 {{%.*}}, %__atoll_arena_size
+; MOD:         [[R1:%atoll.rel[0-9]*]] = sub i64 {{%.*}}, %__atoll_arena_base
+; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %{{[0-9]+}}, !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP1]]:
+; MOD-NEXT:    urem i64 [[R1]], %__atoll_arena_size
 ; MOD:         store float %w,
 ; MOD-NOT:     %atoll.arena.
 ; MOD:         ret void
@@ -135,8 +148,12 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; PTX-NOT:     and.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%rd[0-9]+}};
 ; PTX:         ret;
 
+; Modulo mode: no 32-bit and anywhere; the rem.u64 of a wild address is out of
+; line, after the ret.
 ; PTX-MOD-LABEL: .entry scale(
+; PTX-MOD-NOT:   and.b32
+; PTX-MOD:       ret;
 ; PTX-MOD-NOT:   and.b32
 ; PTX-MOD:       rem.u64
 ; PTX-MOD-NOT:   and.b32
-; PTX-MOD:       ret;
+; PTX-MOD:       // -- End function

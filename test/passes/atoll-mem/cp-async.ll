@@ -76,7 +76,17 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 
 ; MOD-LABEL: define ptx_kernel void @stage(
 ; MOD:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 252)
-; MOD:         [[R:%.*]] = urem i64 {{%.*}}, %__atoll_arena_size
+; MOD:         [[P:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
+; MOD-NEXT:    [[REL:%atoll.rel[0-9]*]] = sub i64 [[P]], %__atoll_arena_base
+; MOD-NEXT:    [[W:%atoll.wild[0-9]*]] = icmp uge i64 [[REL]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W]], label %[[WRAP:atoll.wrap[0-9]*]], label %[[TAIL:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP]]:
+; MOD-NEXT:    [[M:%atoll.wrapped[0-9]*]] = urem i64 [[REL]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL]]:
+; MOD-NEXT:    [[R:%atoll.off[0-9]*]] = phi i64 [ [[REL]], %atoll.body ], [ [[M]], %[[WRAP]] ]
 ; MOD-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 [[R]], i64 %atoll.lim)
 ; MOD-NEXT:    [[AL:%.*]] = and i64 [[C]], -4
 ; MOD-NEXT:    [[A:%.*]] = add i64 %__atoll_arena_base, [[AL]]

@@ -64,6 +64,27 @@ __global__ void reduce(const float *in, float *out, int n) {
 // PTX-NEXT:    cvt.u64.u32 [[Z:%rd[0-9]+]], [[O]];
 // PTX-NEXT:    or.b64 [[A:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z]];
 // PTX-NEXT:    atom.global.add.f32 {{%r[0-9]+}}, {{\[}}[[A]]{{\]}},
+// Modulo mode: each arena access tests rel = addr - base against the size and
+// branches over the remainder, which is out of line (after the ret).
 // PTX-MOD-LABEL: .entry _Z6reducePKfPfi(
-// PTX-MOD:       rem.u64
+// PTX-MOD:       setp.lt.u64 [[P0:%p[0-9]+]], [[R0:%rd[0-9]+]], [[SIZE:%rd[0-9]+]];
+// PTX-MOD-NEXT:  @[[P0]] bra [[TAIL0:\$L__BB0_[0-9]+]];
+// PTX-MOD-NEXT:  bra.uni [[WRAP0:\$L__BB0_[0-9]+]];
+// PTX-MOD-NEXT:  [[TAIL0]]:
+// PTX-MOD-NOT:   rem.u
+// PTX-MOD:       ld.global.b32
+// PTX-MOD-NOT:   rem.u
+// PTX-MOD:       setp.lt.u64 [[P1:%p[0-9]+]], [[R1:%rd[0-9]+]], [[SIZE]];
+// PTX-MOD-NEXT:  @[[P1]] bra [[TAIL1:\$L__BB0_[0-9]+]];
+// PTX-MOD-NEXT:  bra.uni [[WRAP1:\$L__BB0_[0-9]+]];
+// PTX-MOD-NEXT:  [[TAIL1]]:
+// PTX-MOD-NOT:   rem.u
 // PTX-MOD:       atom.global.add.f32
+// PTX-MOD-NOT:   rem.u
+// PTX-MOD:       ret;
+// PTX-MOD:       [[WRAP0]]:
+// PTX-MOD:       rem.u64 {{%rd[0-9]+}}, [[R0]], [[SIZE]];
+// PTX-MOD-NEXT:  bra.uni [[TAIL0]];
+// PTX-MOD:       [[WRAP1]]:
+// PTX-MOD:       rem.u64 {{%rd[0-9]+}}, [[R1]], [[SIZE]];
+// PTX-MOD-NEXT:  bra.uni [[TAIL1]];

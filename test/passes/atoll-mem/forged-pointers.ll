@@ -45,8 +45,17 @@ define ptx_kernel void @forge(i64 %addr, ptr %out) {
 ; CHECK-NEXT:    %odd = load <2 x i32>, ptr addrspace(1) [[G2]], align 8
 
 ; MOD-LABEL: define ptx_kernel void @forge(
-; MOD:         [[D2:%.*]] = sub i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64), %__atoll_arena_base
-; MOD-NEXT:    [[M2:%.*]] = urem i64 [[D2]], %__atoll_arena_size
+; MOD:         %w = load i64, ptr addrspace(1) {{%.*}}, align 8
+; MOD-NEXT:    [[D2:%atoll.rel[0-9]*]] = sub i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64), %__atoll_arena_base
+; MOD-NEXT:    [[W2:%atoll.wild[0-9]*]] = icmp uge i64 [[D2]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W2]], label %[[WRAP2:atoll.wrap[0-9]*]], label %[[TAIL2:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP2]]:
+; MOD-NEXT:    [[U2:%atoll.wrapped[0-9]*]] = urem i64 [[D2]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL2]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL2]]:
+; MOD-NEXT:    [[M2:%atoll.off[0-9]*]] = phi i64 [ [[D2]], %{{[0-9]+}} ], [ [[U2]], %[[WRAP2]] ]
 ; MOD-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[M2]], i64 %atoll.lim{{[0-9]*}})
 ; MOD-NEXT:    [[AL2:%.*]] = and i64 [[C2]], -8
 ; MOD-NEXT:    [[A2:%.*]] = add i64 %__atoll_arena_base, [[AL2]]

@@ -47,8 +47,16 @@ define ptx_kernel void @counters(ptr %c, ptr addrspace(1) %f, i64 %i) {
 
 ; MOD-LABEL: define ptx_kernel void @counters(
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MOD-NEXT:    [[R0:%.*]] = sub i64 [[P0]], %__atoll_arena_base
-; MOD-NEXT:    [[M0:%.*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP0]]:
+; MOD-NEXT:    [[U0:%atoll.wrapped[0-9]*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL0]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL0]]:
+; MOD-NEXT:    [[M0:%atoll.off[0-9]*]] = phi i64 [ [[R0]], %atoll.body ], [ [[U0]], %[[WRAP0]] ]
 ; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 %atoll.lim)
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]

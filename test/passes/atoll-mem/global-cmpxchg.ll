@@ -36,16 +36,38 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
 ; MASK-NEXT:    %r64 = cmpxchg weak ptr addrspace(1) [[G1]], i64 %i, i64 0 seq_cst seq_cst, align 8
 
 ; MOD-LABEL: define ptx_kernel void @lock(
+; MOD-NEXT:    [[LIM4:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
+; MOD-NEXT:    [[LIM8:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 8
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MOD-NEXT:    [[R0:%.*]] = sub i64 [[P0]], %__atoll_arena_base
-; MOD-NEXT:    [[M0:%.*]] = urem i64 [[R0]], %__atoll_arena_size
-; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 %atoll.lim)
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP0]]:
+; MOD-NEXT:    [[U0:%atoll.wrapped[0-9]*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL0]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL0]]:
+; MOD-NEXT:    [[M0:%atoll.off[0-9]*]] = phi i64 [ [[R0]], %atoll.body ], [ [[U0]], %[[WRAP0]] ]
+; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 [[LIM4]])
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
 ; MOD-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MOD-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MOD-NEXT:    %r = cmpxchg ptr [[X0]], i32 0, i32 1 acquire monotonic, align 4
-; MOD:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim2)
+; MOD-NEXT:    %ok = extractvalue { i32, i1 } %r, 1
+; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %w to i64
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP1]]:
+; MOD-NEXT:    [[U1:%atoll.wrapped[0-9]*]] = urem i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL1]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL1]]:
+; MOD-NEXT:    [[M1:%atoll.off[0-9]*]] = phi i64 [ [[R1]], %[[TAIL0]] ], [ [[U1]], %[[WRAP1]] ]
+; MOD-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[M1]], i64 [[LIM8]])
 ; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -8
 ; MOD-NEXT:    [[A1:%.*]] = add i64 %__atoll_arena_base, [[AL1]]
 ; MOD-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)

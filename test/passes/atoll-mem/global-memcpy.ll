@@ -88,13 +88,39 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 ; MOD:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
 ; MOD-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
 ; MOD-NEXT:    [[P0:%.*]] = ptrtoint ptr %dst to i64
-; MOD-NEXT:    [[R0:%.*]] = sub i64 [[P0]], %__atoll_arena_base
-; MOD-NEXT:    [[M0:%.*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP0]]:
+; MOD-NEXT:    [[U0:%atoll.wrapped[0-9]*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL0]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL0]]:
+; MOD-NEXT:    [[M0:%atoll.off[0-9]*]] = phi i64 [ [[R0]], %atoll.body ], [ [[U0]], %[[WRAP0]] ]
 ; MOD-NEXT:    [[LIM0:%.*]] = sub i64 %__atoll_arena_size, [[L]]
 ; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 [[LIM0]])
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
-; MOD:         call void @llvm.memcpy.p0.p1.i64(ptr align 4 {{%.*}}, ptr addrspace(1) align 8 {{%.*}}, i64 [[L]], i1 false)
+; MOD-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
+; MOD-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
+; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %src to i64
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP1]]:
+; MOD-NEXT:    [[U1:%atoll.wrapped[0-9]*]] = urem i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL1]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL1]]:
+; MOD-NEXT:    [[M1:%atoll.off[0-9]*]] = phi i64 [ [[R1]], %[[TAIL0]] ], [ [[U1]], %[[WRAP1]] ]
+; MOD-NEXT:    [[LIM1:%.*]] = sub i64 %__atoll_arena_size, [[L]]
+; MOD-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[M1]], i64 [[LIM1]])
+; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -8
+; MOD-NEXT:    [[A1:%.*]] = add i64 %__atoll_arena_base, [[AL1]]
+; MOD-NEXT:    [[S:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
+; MOD-NEXT:    call void @llvm.memcpy.p0.p1.i64(ptr align 4 [[D]], ptr addrspace(1) align 8 [[S]], i64 [[L]], i1 false)
 ; MOD-LABEL: define ptx_kernel void @const_small(
 ; MOD-NEXT:    %atoll.lim = sub i64 %__atoll_arena_size, 64
 ; MOD:         call void @llvm.memcpy.p0.p0.i64(ptr align 16 {{%.*}}, ptr align 16 {{%.*}}, i64 64, i1 false)

@@ -85,19 +85,67 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; Modulo: limit size - 16 for every 16-byte access, low bits cleared per alignment
 ; (none for align 1).
 ; MOD-LABEL: define ptx_kernel void @vec(
-; MOD-NEXT:    %atoll.lim = sub i64 %__atoll_arena_size, 16
-; MOD:         [[C0:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim)
+; MOD-NEXT:    [[LIM0:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
+; MOD-NEXT:    [[LIM1:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
+; MOD-NEXT:    [[LIM2:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
+; MOD-NEXT:    [[LIM3:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
+; MOD-NEXT:    br label %atoll.body
+; MOD:         [[P0:%.*]] = ptrtoint ptr %a to i64
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP0]]:
+; MOD-NEXT:    [[U0:%atoll.wrapped[0-9]*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL0]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL0]]:
+; MOD-NEXT:    [[M0:%atoll.off[0-9]*]] = phi i64 [ [[R0]], %atoll.body ], [ [[U0]], %[[WRAP0]] ]
+; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 [[LIM0]])
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -16
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
 ; MOD:         %v16 = load <4 x float>
-; MOD:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim2)
+; MOD:         [[P1:%.*]] = ptrtoint ptr %b to i64
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP1]]:
+; MOD-NEXT:    [[U1:%atoll.wrapped[0-9]*]] = urem i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL1]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL1]]:
+; MOD-NEXT:    [[M1:%atoll.off[0-9]*]] = phi i64 [ [[R1]], %[[TAIL0]] ], [ [[U1]], %[[WRAP1]] ]
+; MOD-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[M1]], i64 [[LIM1]])
 ; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -4
 ; MOD-NEXT:    [[A1:%.*]] = add i64 %__atoll_arena_base, [[AL1]]
 ; MOD:         %v4 = load <4 x float>
-; MOD:         [[C2:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim7)
+; MOD:         [[P2:%.*]] = ptrtoint ptr %c to i64
+; MOD-NEXT:    [[R2:%atoll.rel[0-9]*]] = sub i64 [[P2]], %__atoll_arena_base
+; MOD-NEXT:    [[W2:%atoll.wild[0-9]*]] = icmp uge i64 [[R2]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W2]], label %[[WRAP2:atoll.wrap[0-9]*]], label %[[TAIL2:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP2]]:
+; MOD-NEXT:    [[U2:%atoll.wrapped[0-9]*]] = urem i64 [[R2]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL2]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL2]]:
+; MOD-NEXT:    [[M2:%atoll.off[0-9]*]] = phi i64 [ [[R2]], %[[TAIL1]] ], [ [[U2]], %[[WRAP2]] ]
+; MOD-NEXT:    [[C2:%.*]] = call i64 @llvm.umin.i64(i64 [[M2]], i64 [[LIM2]])
 ; MOD-NEXT:    [[A2:%.*]] = add i64 %__atoll_arena_base, [[C2]]
 ; MOD:         store <4 x float> %s
-; MOD:         [[C3:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim11)
+; MOD:         [[P3:%.*]] = ptrtoint ptr %d to i64
+; MOD-NEXT:    [[R3:%atoll.rel[0-9]*]] = sub i64 [[P3]], %__atoll_arena_base
+; MOD-NEXT:    [[W3:%atoll.wild[0-9]*]] = icmp uge i64 [[R3]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W3]], label %[[WRAP3:atoll.wrap[0-9]*]], label %[[TAIL3:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP3]]:
+; MOD-NEXT:    [[U3:%atoll.wrapped[0-9]*]] = urem i64 [[R3]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL3]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL3]]:
+; MOD-NEXT:    [[M3:%atoll.off[0-9]*]] = phi i64 [ [[R3]], %[[TAIL2]] ], [ [[U3]], %[[WRAP3]] ]
+; MOD-NEXT:    [[C3:%.*]] = call i64 @llvm.umin.i64(i64 [[M3]], i64 [[LIM3]])
 ; MOD-NEXT:    [[AL3:%.*]] = and i64 [[C3]], -8
 ; MOD-NEXT:    [[A3:%.*]] = add i64 %__atoll_arena_base, [[AL3]]
 ; MOD:         store <2 x double> zeroinitializer

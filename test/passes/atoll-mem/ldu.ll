@@ -56,10 +56,34 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; CHECK-NEXT:    %x = call i32 @llvm.nvvm.ldu.global.i.i32.p0(ptr [[X2]], i32 4)
 
 ; MOD-LABEL: define ptx_kernel void @ldu(
-; MOD:         [[C0:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim)
+; MOD:         [[LIM0:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
+; MOD-NEXT:    [[LIM1:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
+; MOD:         [[P0:%.*]] = ptrtoint ptr %a to i64
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP0]]:
+; MOD-NEXT:    [[U0:%atoll.wrapped[0-9]*]] = urem i64 [[R0]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL0]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL0]]:
+; MOD-NEXT:    [[M0:%atoll.off[0-9]*]] = phi i64 [ [[R0]], %atoll.body ], [ [[U0]], %[[WRAP0]] ]
+; MOD-NEXT:    [[C0:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 [[LIM0]])
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
 ; MOD:         %v = call float @llvm.nvvm.ldu.global.f.f32.p0(
-; MOD:         [[C1:%.*]] = call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim2)
+; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %q to i64
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAP1]]:
+; MOD-NEXT:    [[U1:%atoll.wrapped[0-9]*]] = urem i64 [[R1]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAIL1]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAIL1]]:
+; MOD-NEXT:    [[M1:%atoll.off[0-9]*]] = phi i64 [ [[R1]], %[[TAIL0]] ], [ [[U1]], %[[WRAP1]] ]
+; MOD-NEXT:    [[C1:%.*]] = call i64 @llvm.umin.i64(i64 [[M1]], i64 [[LIM1]])
 ; MOD-NEXT:    [[AL1:%.*]] = and i64 [[C1]], -16
 ; MOD:         %w = call <2 x i64> @llvm.nvvm.ldu.global.i.v2i64.p1(
 

@@ -55,8 +55,16 @@ define ptx_kernel void @chase(ptr %table, i64 %i) {
 ; MOD-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
 ; MOD:         [[SG:%.*]] = addrspacecast ptr addrspace(3) {{%.*}} to ptr
 ; MOD-NEXT:    [[GR:%.*]] = ptrtoint ptr %p to i64
-; MOD-NEXT:    [[GD:%.*]] = sub i64 [[GR]], %__atoll_arena_base
-; MOD-NEXT:    [[GM:%.*]] = urem i64 [[GD]], %__atoll_arena_size
+; MOD-NEXT:    [[GD:%atoll.rel[0-9]*]] = sub i64 [[GR]], %__atoll_arena_base
+; MOD-NEXT:    [[WG:%atoll.wild[0-9]*]] = icmp uge i64 [[GD]], %__atoll_arena_size
+; MOD-NEXT:    br i1 [[WG]], label %[[WRAPG:atoll.wrap[0-9]*]], label %[[TAILG:[0-9]+]], !prof
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[WRAPG]]:
+; MOD-NEXT:    [[UG:%atoll.wrapped[0-9]*]] = urem i64 [[GD]], %__atoll_arena_size
+; MOD-NEXT:    br label %[[TAILG]]
+; MOD-EMPTY:
+; MOD-NEXT:  {{^}}[[TAILG]]:
+; MOD-NEXT:    [[GM:%atoll.off[0-9]*]] = phi i64 [ [[GD]], %{{[0-9]+}} ], [ [[UG]], %[[WRAPG]] ]
 ; MOD-NEXT:    [[GC:%.*]] = call i64 @llvm.umin.i64(i64 [[GM]], i64 %atoll.lim{{[0-9]*}})
 ; MOD-NEXT:    [[GAL:%.*]] = and i64 [[GC]], -4
 ; MOD-NEXT:    [[GA:%.*]] = add i64 %__atoll_arena_base, [[GAL]]
