@@ -1,7 +1,8 @@
 // Code generation for confinement. Every rewritten address is an integer
 // computation the tenant cannot influence beyond its window:
 //   arena, mask-based:   base | zext(trunc32(addr) & mask_A)  (mask_A = (size-1) & ~(A-1))
-//   arena, modulo-based: base + (umin((addr - base) % size, size - S) & ~(A-1))
+//   arena, modulo-based: base + (umin((addr - base) % size, size - S) & ~(A-1)),
+//                        the remainder computed only when addr - base >= size
 //   shared window:       lo + zext(umin(trunc32(addr - lo), bytes - S) & ~(A-1)),
 //                        bytes = dynbase + dynsize - lo
 //   object (alloca, constant global, byval): obj + zext(umin(trunc32(p - obj), objsize - S) & ~(A-1))
@@ -23,12 +24,12 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
