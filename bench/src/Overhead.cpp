@@ -567,8 +567,10 @@ Json ptxStats(const std::string &ptx) {
     lines += c == '\n';
   j["lines"] = lines;
   j["and_b64"] = countOf(ptx, "and.b64");
+  j["and_b32"] = countOf(ptx, "and.b32"); // mask mode and object clamps: 32-bit offsets
   j["or_b64"] = countOf(ptx, "or.b64");
   j["min_u64"] = countOf(ptx, "min.u64");
+  j["min_u32"] = countOf(ptx, "min.u32");
   j["rem_u64"] = countOf(ptx, "rem.u64");
   j["rem_u32"] = countOf(ptx, "rem.u32");
   j["isspacep"] = countOf(ptx, "isspacep");
