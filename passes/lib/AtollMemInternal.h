@@ -54,6 +54,16 @@ struct IntrinsicPolicy {
 
 IntrinsicPolicy classifyIntrinsic(const llvm::Function &Callee);
 
+/// Barriers and warp primitives (SyncPolicy.cpp): the policy of a listed one,
+/// Refuse for any other convergent NVVM intrinsic, nullopt for the rest.
+std::optional<IntrinsicPolicy> classifySyncIntrinsic(const llvm::Function &Callee);
+/// Empty when the constant operands of an allowed sync primitive are in range;
+/// otherwise the reason for refusing the call (e.g. a run-time barrier count).
+std::string checkSyncOperands(const llvm::CallBase &CB);
+/// Confines the run-time operands of an allowed sync primitive so that they
+/// cannot fault (barrier id & 15, member mask | %lanemask_eq); true if changed.
+bool confineSyncOperands(llvm::CallBase &CB);
+
 /// Empty when the inline asm is register-only (allow-listed opcodes, no memory
 /// operands); otherwise the reason for refusing it.
 std::string checkInlineAsm(const llvm::InlineAsm &IA);

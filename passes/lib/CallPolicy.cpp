@@ -56,6 +56,11 @@ IntrinsicPolicy classifyIntrinsic(const Function &Callee) {
   default:
     break;
   }
+  // Barriers and warp primitives: one rule per intrinsic (SyncPolicy.cpp), decided
+  // before the memory-effect rules below (shfl.sync "only accesses inaccessible
+  // memory", yet its mask can fault).
+  if (std::optional<IntrinsicPolicy> P = classifySyncIntrinsic(Callee))
+    return *P;
 
   if (N.starts_with("llvm.nvvm.atomic.") || N.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
       N.starts_with("llvm.nvvm.cp.async.cg.shared.global.") ||
@@ -88,13 +93,10 @@ IntrinsicPolicy classifyIntrinsic(const Function &Callee) {
   if (ME.onlyAccessesInaccessibleMem())
     return {IntrinsicAction::Allow, ""};
 
-  // Synchronisation and warp primitives: no address operand, nothing to confine.
+  // Compiler markers with no effect on the machine code. (Barriers and warp
+  // primitives were decided above, one rule each.)
   static const char *const SafePrefixes[] = {
-      "llvm.nvvm.barrier",  "llvm.nvvm.bar.",   "llvm.nvvm.fence.",  "llvm.nvvm.membar",
-      "llvm.nvvm.vote.",    "llvm.nvvm.shfl.",  "llvm.nvvm.match.",  "llvm.nvvm.redux.",
-      "llvm.nvvm.activemask", "llvm.nvvm.nanosleep", "llvm.nvvm.read.ptx.sreg.",
-      "llvm.nvvm.cp.async.commit.group", "llvm.nvvm.cp.async.wait.", "llvm.nvvm.elect.sync",
-      "llvm.nvvm.exit", "llvm.assume", "llvm.experimental.noalias.scope.decl",
+      "llvm.nvvm.read.ptx.sreg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
       "llvm.sideeffect", "llvm.donothing", "llvm.pseudoprobe", "llvm.fake.use"};
   for (const char *P : SafePrefixes)
     if (N.starts_with(P))

@@ -371,10 +371,11 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
     return;
 
   // Cooperative zeroing of the user shared window by all threads of the CTA, in
-  // 16-byte stores (lo is 1024-aligned), then the last < 16 bytes word by word,
-  // then a barrier, before any tenant code runs:
+  // 16-byte stores (lo is 1024-aligned), then the last < 16 bytes byte by byte
+  // (the window ends wherever the launch's dynamic size says: 4093 bytes leave a
+  // 13-byte tail, all of it readable), then a barrier, before any tenant code runs:
   //   for (i = tid * 16; i + 16 <= bytes; i += nthreads * 16) shared[lo + i] = 0 (v4)
-  //   t = (bytes & ~15) + tid * 4; if (tid < 3 && t + 4 <= bytes) shared[lo + t] = 0
+  //   for (t = (bytes & ~15) + tid; t < bytes; t += nthreads) shared[lo + t] = 0 (i8)
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   auto Sreg = [&](Intrinsic::ID ID) { return B.CreateIntrinsic(ID, {}); };
@@ -415,16 +416,16 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
 
   IRBuilder<> TB(Tail);
   Value *Bulk = TB.CreateAnd(Bytes, I64C(~uint64_t(15)));
-  Value *TidOff = TB.CreateShl(Tid64, 2);
-  Value *TailOff = TB.CreateAdd(Bulk, TidOff, "atoll.zero.tail.off");
-  Value *IsLow = TB.CreateICmpULT(Tid64, I64C(3));
-  Value *Fits = TB.CreateICmpULE(TB.CreateAdd(TailOff, I64C(4)), Bytes);
-  Value *InTail = TB.CreateAnd(IsLow, Fits);
-  TB.CreateCondBr(InTail, TailStore, Done);
+  Value *TailOff = TB.CreateAdd(Bulk, Tid64, "atoll.zero.tail.off");
+  TB.CreateCondBr(TB.CreateICmpULT(TailOff, Bytes), TailStore, Done);
   IRBuilder<> SB(TailStore);
-  SB.CreateAlignedStore(ConstantInt::get(I32, 0),
-                        SB.CreateIntToPtr(SB.CreateAdd(Lo, TailOff), SharedPtr), Align(4));
-  SB.CreateBr(Done);
+  PHINode *T = SB.CreatePHI(I64, 2, "atoll.zero.t");
+  T->addIncoming(TailOff, Tail);
+  SB.CreateStore(ConstantInt::get(Type::getInt8Ty(Ctx), 0),
+                 SB.CreateIntToPtr(SB.CreateAdd(Lo, T), SharedPtr));
+  Value *TNext = SB.CreateAdd(T, SB.CreateZExt(NThreads, I64));
+  T->addIncoming(TNext, TailStore);
+  SB.CreateCondBr(SB.CreateICmpULT(TNext, Bytes), TailStore, Done);
 
   IRBuilder<> DB(Done);
   DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {DB.getInt32(0)});

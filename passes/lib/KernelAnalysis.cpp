@@ -6,6 +6,7 @@
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -224,6 +225,33 @@ bool KernelHardener::provenSafe(Value *Ptr, const PointerOrigin &O, const MemOpe
   return C + S <= *Bytes && C % Op.Alignment.value() == 0 && ObjAlign >= Op.Alignment;
 }
 
+/// A byval kernel parameter the backend reads in place (the "nvvm.grid_constant"
+/// attribute, or a "grid_constant" entry in !nvvm.annotations: 1-based indices).
+static bool isGridConstant(const Argument &A) {
+  if (A.hasAttribute("nvvm.grid_constant"))
+    return true;
+  const Function *F = A.getParent();
+  NamedMDNode *Ann = F->getParent()->getNamedMetadata("nvvm.annotations");
+  if (!Ann)
+    return false;
+  for (const MDNode *N : Ann->operands()) {
+    // {ptr @kernel, !"grid_constant", !{i32 1, i32 3, ...}} (pairs may repeat)
+    if (N->getNumOperands() < 3 || mdconst::dyn_extract_or_null<Function>(N->getOperand(0)) != F)
+      continue;
+    for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
+      auto *Key = dyn_cast_or_null<MDString>(N->getOperand(I));
+      auto *Idx = dyn_cast_or_null<MDNode>(N->getOperand(I + 1));
+      if (!Key || Key->getString() != "grid_constant" || !Idx)
+        continue;
+      for (const MDOperand &Op : Idx->operands())
+        if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(Op);
+            C && C->getZExtValue() == A.getArgNo() + 1)
+          return true;
+    }
+  }
+  return false;
+}
+
 bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const PointerOrigin &O) {
   AccessKind K = kindOf(I);
   // Other NVPTX spaces (shared::cluster, tensor memory, ...) have no window to
@@ -246,10 +274,30 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
   if (auto *CB = dyn_cast<CallBase>(&I))
     if (Function *Callee = CB->getCalledFunction())
       IsAtomic |= Callee->getName().starts_with("llvm.nvvm.atomic.");
-  if ((O.Space == StateSpace::Constant || O.Space == StateSpace::Param) && Op.Writes &&
-      !(O.Space == StateSpace::Param && !IsAtomic)) {
+  if (O.Space == StateSpace::Constant && Op.Writes) {
     refuse(&I, O.Space, K, "write to read-only " + toString(O.Space) + " memory");
     return false;
+  }
+  // Kernel parameter space is read-only (PTX ISA: "kernel parameters ... are
+  // read-only"): a store through an addrspace(101) pointer has no PTX form (it
+  // crashes instruction selection), and a grid_constant parameter is read in place
+  // (no local copy), so a write to it would be a write to parameter space. Only a
+  // plain byval parameter may be written: NVPTX then gives it a local copy, which
+  // is what the write changes.
+  if (O.Space == StateSpace::Param && Op.Writes) {
+    if (AS == ASParam) {
+      refuse(&I, O.Space, K, "write through a param-space (addrspace 101) pointer");
+      return false;
+    }
+    if (auto *A = dyn_cast_or_null<Argument>(O.Object); !A || isGridConstant(*A)) {
+      refuse(&I, O.Space, K,
+             "write to a grid_constant kernel parameter (parameter space is read-only)");
+      return false;
+    }
+    if (IsAtomic) {
+      refuse(&I, O.Space, K, "atomic on a byval kernel parameter (its copy is local memory)");
+      return false;
+    }
   }
   if (IsAtomic && O.Space == StateSpace::Local) {
     refuse(&I, O.Space, K, "atomic on local memory (undefined in PTX)");
@@ -339,6 +387,10 @@ bool KernelHardener::checkCall(CallBase &CB) {
   IntrinsicPolicy P = classifyIntrinsic(*Callee);
   if (P.Action == IntrinsicAction::Refuse) {
     refuse(&CB, StateSpace::Unknown, AccessKind::Intrinsic, P.Reason);
+    return false;
+  }
+  if (std::string Why = checkSyncOperands(CB); !Why.empty()) {
+    refuse(&CB, StateSpace::Unknown, AccessKind::Intrinsic, Why);
     return false;
   }
   return true;

@@ -188,6 +188,7 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
   Fn = &NewF; // the old function is gone
   SmallVector<Instruction *, 64> Work;
   SmallVector<Instruction *, 8> Drop;
+  SmallVector<CallBase *, 8> Sync; // allowed intrinsics: barriers/warp masks confined
   SmallVector<UnreachableInst *, 4> Unreachables;
   for (Instruction &I : instructions(NewF)) {
     if (auto *U = dyn_cast<UnreachableInst>(&I)) {
@@ -202,6 +203,8 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
         Drop.push_back(CB);
       else if (P.Action == IntrinsicAction::Confine)
         Work.push_back(CB);
+      else if (P.Action == IntrinsicAction::Allow)
+        Sync.push_back(CB);
       continue;
     }
     if (isa<FenceInst>(I) || isa<AllocaInst>(I) || !I.mayReadOrWriteMemory())
@@ -219,6 +222,10 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
   DT.reset();
   for (Instruction *I : Drop)
     I->eraseFromParent();
+  for (CallBase *CB : Sync)
+    if (confineSyncOperands(*CB))
+      record(CB, StateSpace::Unknown, AccessKind::Intrinsic, Outcome::Confined,
+             "synchronisation operand confined (barrier id & 15, member mask | lanemask_eq)");
   // `unreachable` would become a PTX trap: neutralise it as an early exit.
   for (UnreachableInst *U : Unreachables) {
     IRBuilder<> B(U);
