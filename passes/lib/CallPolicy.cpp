@@ -56,12 +56,6 @@ IntrinsicPolicy classifyIntrinsic(const Function &Callee) {
   default:
     break;
   }
-  // Barriers and warp primitives: one rule per intrinsic (SyncPolicy.cpp), decided
-  // before the memory-effect rules below (shfl.sync "only accesses inaccessible
-  // memory", yet its mask can fault).
-  if (std::optional<IntrinsicPolicy> P = classifySyncIntrinsic(Callee))
-    return *P;
-
   if (N.starts_with("llvm.nvvm.atomic.") || N.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
       N.starts_with("llvm.nvvm.cp.async.cg.shared.global.") ||
       N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
@@ -83,6 +77,12 @@ IntrinsicPolicy classifyIntrinsic(const Function &Callee) {
     return {IntrinsicAction::Refuse,
             "memory intrinsic '" + N.str() + "' (bulk/TMA copy, mbarrier, wmma, "
             "distributed shared memory) is not supported yet"};
+
+  // Barriers and warp primitives: one rule per intrinsic (SyncPolicy.cpp), decided
+  // before the memory-effect rules below (shfl.sync "only accesses inaccessible
+  // memory", yet its mask can fault).
+  if (std::optional<IntrinsicPolicy> P = classifySyncIntrinsic(Callee))
+    return *P;
 
   // Pure computations are safe even with pointer operands (isspacep, ptrmask).
   MemoryEffects ME = Callee.getMemoryEffects();

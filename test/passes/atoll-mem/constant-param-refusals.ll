@@ -20,7 +20,7 @@
 ; FORGED: error: atoll-mem: refused in 'forged_const': pointer into constant memory whose object cannot be determined: %v = load i32, ptr addrspace(4) %p, align 4
 ; EXTERN: error: atoll-mem: refused in 'extern_const': object of unknown size (dynamic alloca?): %v = load i32, ptr addrspace(4) %p, align 4
 ; SCALABLEBYVAL: error: atoll-mem: refused in 'scalable_byval': object of unknown size (dynamic alloca?): %v = load i32, ptr %s, align 4
-; BYVALATOMIC: error: atoll-mem: refused in 'atomic_byval': write to read-only param memory: %o = atomicrmw xchg ptr %s, i32 1 monotonic, align 4
+; BYVALATOMIC: error: atoll-mem: refused in 'atomic_byval': atomic on a byval kernel parameter (its copy is local memory): %o = atomicrmw xchg ptr %s, i32 1 monotonic, align 4
 ; PARAMPTR: error: atoll-mem: refused in 'param_space_ptr': pointer into param memory whose object cannot be determined: %v = load i32, ptr addrspace(101) %p, align 4
 ; BYVALWIDE: error: atoll-mem: refused in 'byval_too_wide': access of 16 bytes is larger than its object (8 bytes): %v = load <4 x i32>, ptr %s, align 4
 

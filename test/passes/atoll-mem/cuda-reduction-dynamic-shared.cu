@@ -67,6 +67,7 @@ __global__ void reduce(const float *in, float *out, int n) {
 // Modulo mode: each arena access tests rel = addr - base against the size and
 // branches over the remainder, which is out of line (after the ret).
 // PTX-MOD-LABEL: .entry _Z6reducePKfPfi(
+// PTX-MOD:       bar.sync 0;
 // PTX-MOD:       setp.lt.u64 [[P0:%p[0-9]+]], [[R0:%rd[0-9]+]], [[SIZE:%rd[0-9]+]];
 // PTX-MOD-NEXT:  @[[P0]] bra [[TAIL0:\$L__BB0_[0-9]+]];
 // PTX-MOD-NEXT:  bra.uni [[WRAP0:\$L__BB0_[0-9]+]];

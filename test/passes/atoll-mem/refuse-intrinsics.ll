@@ -38,7 +38,7 @@
 ; SCATTER: error: atoll-mem: refused in 'scatter': vector-of-pointers memory intrinsic (gather/scatter) is not supported: call void @llvm.masked.scatter.v2i32.v2p0(
 ; EXPAND: error: atoll-mem: refused in 'expandload': vector-of-pointers memory intrinsic (gather/scatter) is not supported: %v = call <2 x i32> @llvm.masked.expandload.v2i32(
 ; M16: error: atoll-mem: refused in 'ldmatrix_b8': unsupported memory intrinsic 'llvm.nvvm.ldmatrix.sync.aligned.m16n16.x1.trans.b8.p3': %x = call { i32, i32 } @llvm.nvvm.ldmatrix.sync.aligned.m16n16.x1.trans.b8.p3(ptr addrspace(3) %s)
-; MEMACC: error: atoll-mem: refused in 'grid_dep': intrinsic 'llvm.nvvm.griddepcontrol.wait' may access memory: call void @llvm.nvvm.griddepcontrol.wait()
+; MEMACC: error: atoll-mem: refused in 'wgmma_fence': intrinsic 'llvm.nvvm.wgmma.fence.sync.aligned' may access memory: call void @llvm.nvvm.wgmma.fence.sync.aligned()
 ; UNKNOWN: error: atoll-mem: refused in 'made_up': unknown intrinsic 'llvm.nvvm.atomic.made.up': %x = call i32 @llvm.nvvm.atomic.made.up(ptr %p)
 ; VAARG: error: atoll-mem: refused in 'varargs': va_arg is not supported: %x = va_arg ptr %ap, i32
 
@@ -195,10 +195,10 @@ define ptx_kernel void @ldmatrix_b8(ptr %p, ptr addrspace(1) %g, i64 %h) {
 ;--- memaccess.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
-declare void @llvm.nvvm.griddepcontrol.wait()
-define ptx_kernel void @grid_dep(ptr %p, ptr addrspace(1) %g, i64 %h) {
+declare void @llvm.nvvm.wgmma.fence.sync.aligned()
+define ptx_kernel void @wgmma_fence(ptr %p, ptr addrspace(1) %g, i64 %h) {
   %s = addrspacecast ptr %p to ptr addrspace(3)
-  call void @llvm.nvvm.griddepcontrol.wait()
+  call void @llvm.nvvm.wgmma.fence.sync.aligned()
   ret void
 }
 

@@ -20,7 +20,7 @@ define ptx_kernel void @addr_only(ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @addr_only(
 ; CHECK-NOT:     __atoll_smem_pad
 ; CHECK:       atoll.zero.smem:
-; CHECK:         store i32 0, ptr addrspace(3) {{%.*}}, align 4
+; CHECK:         store i8 0, ptr addrspace(3) {{%.*}}, align 1
 ; CHECK:       atoll.zero.done:
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK-NEXT:    br label %atoll.body

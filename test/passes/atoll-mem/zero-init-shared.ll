@@ -1,6 +1,6 @@
 ; A kernel that can reach shared memory zeroes the whole user shared window at
-; entry, cooperatively (thread t of n zeroes 16-byte blocks t, t + n, ..., threads
-; 0-2 the last whole words), then waits at a
+; entry, cooperatively (thread t of n zeroes 16-byte blocks t, t + n, ..., then
+; bytes t, t + n, ... of the last < 16 bytes), then waits at a
 ; CTA barrier before any tenant code runs: no residue of an earlier kernel is
 ; readable. This kernel touches only a static shared object, so it gets no pad
 ; (__atoll_smem_pad only keeps the window clamp's bytes >= S; see
@@ -58,21 +58,23 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; CHECK-NEXT:    [[E1:%.*]] = add i64 [[NEXT]], 16
 ; CHECK-NEXT:    [[C1:%.*]] = icmp ule i64 [[E1]], %atoll.smem.bytes
 ; CHECK-NEXT:    br i1 [[C1]], label %atoll.zero.smem, label %atoll.zero.tail
-; ...then the last whole words (threads 0-2), never past the window's end.
+; ...then the last < 16 bytes byte by byte (thread t zeroes bytes t, t + n, ... of
+; the tail), never past the window's end: a dynamic size of 4093 leaves no
+; stale byte.
 ; CHECK:       atoll.zero.tail:
 ; CHECK-NEXT:    [[B16:%.*]] = and i64 %atoll.smem.bytes, -16
-; CHECK-NEXT:    [[T4:%.*]] = shl i64 %atoll.zero.tid, 2
-; CHECK-NEXT:    %atoll.zero.tail.off = add i64 [[B16]], [[T4]]
-; CHECK-NEXT:    [[LT3:%.*]] = icmp ult i64 %atoll.zero.tid, 3
-; CHECK-NEXT:    [[TE:%.*]] = add i64 %atoll.zero.tail.off, 4
-; CHECK-NEXT:    [[TIN:%.*]] = icmp ule i64 [[TE]], %atoll.smem.bytes
-; CHECK-NEXT:    [[BOTH:%.*]] = and i1 [[LT3]], [[TIN]]
-; CHECK-NEXT:    br i1 [[BOTH]], label %atoll.zero.tail.store, label %atoll.zero.done
+; CHECK-NEXT:    %atoll.zero.tail.off = add i64 [[B16]], %atoll.zero.tid
+; CHECK-NEXT:    [[TIN:%.*]] = icmp ult i64 %atoll.zero.tail.off, %atoll.smem.bytes
+; CHECK-NEXT:    br i1 [[TIN]], label %atoll.zero.tail.store, label %atoll.zero.done
 ; CHECK:       atoll.zero.tail.store:
-; CHECK-NEXT:    [[TA:%.*]] = add i64 %atoll.smem.lo, %atoll.zero.tail.off
+; CHECK-NEXT:    %atoll.zero.t = phi i64 [ %atoll.zero.tail.off, %atoll.zero.tail ], [ [[TN:%.*]], %atoll.zero.tail.store ]
+; CHECK-NEXT:    [[TA:%.*]] = add i64 %atoll.smem.lo, %atoll.zero.t
 ; CHECK-NEXT:    [[TP:%.*]] = inttoptr i64 [[TA]] to ptr addrspace(3)
-; CHECK-NEXT:    store i32 0, ptr addrspace(3) [[TP]], align 4
-; CHECK-NEXT:    br label %atoll.zero.done
+; CHECK-NEXT:    store i8 0, ptr addrspace(3) [[TP]], align 1
+; CHECK-NEXT:    [[NZ2:%.*]] = zext i32 [[N]] to i64
+; CHECK-NEXT:    [[TN]] = add i64 %atoll.zero.t, [[NZ2]]
+; CHECK-NEXT:    [[TC:%.*]] = icmp ult i64 [[TN]], %atoll.smem.bytes
+; CHECK-NEXT:    br i1 [[TC]], label %atoll.zero.tail.store, label %atoll.zero.done
 ; CHECK:       atoll.zero.done:
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK-NEXT:    br label %atoll.body
@@ -86,5 +88,6 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
 ; PTX:       {{^}}$L__BB0_2:
 ; PTX:         st.shared.v4.b32 [{{%rd[0-9]+}}{{.*}}], {0, 0, 0, 0};
-; PTX:         st.shared.b32 [{{%rd[0-9]+}}{{.*}}], 0;
+; PTX:         st.shared.b8 [{{%rd[0-9]+}}{{.*}}], 0;
+; PTX-NOT:     st.shared.b32
 ; PTX:         bar.sync 0;
