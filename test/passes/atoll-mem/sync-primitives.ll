@@ -1,0 +1,114 @@
+; Synchronisation primitives (docs/passes.md, "Synchronisation primitives"): a
+; run-time barrier id is confined to 0..15 (id & 15), and a run-time warp member
+; mask always names the executing thread (mask | %lanemask_eq): on sm_90 a mask
+; without the caller is an illegal-instruction fault. Constants in range, the
+; full mask, nanosleep and the cluster special registers are left as they are.
+; Legacy barrier names (llvm.nvvm.bar.sync, barrier.n, ...) are upgraded to
+; barrier.cta.* by the IR reader and take the same rules.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; elect.sync needs PTX ISA 8.0 (the runtime sets RuntimeOptions::ptxVersion).
+; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -mattr=+ptx80 -o - | FileCheck %s --check-prefix=PTX
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @barriers(i32 %id, i1 %p, ptr %out) {
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 %id)
+  call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 3, i32 64)
+  call void @llvm.nvvm.barrier.cta.arrive.count(i32 %id, i32 1024)
+  %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 %id, i1 %p)
+  call void @llvm.nvvm.bar.sync(i32 %id)
+  call void @llvm.nvvm.barrier.cta.sync.all(i32 15)
+  store i32 %n, ptr %out, align 4
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @barriers(
+; CHECK:         [[ID0:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID0]])
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 3, i32 64)
+; CHECK-NEXT:    [[ID1:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.arrive.count(i32 [[ID1]], i32 1024)
+; CHECK-NEXT:    [[ID2:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 [[ID2]], i1 %p)
+; CHECK-NEXT:    [[ID3:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID3]])
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 15)
+
+; PTX-LABEL: .entry barriers(
+; PTX:         and.b32 [[R:%r[0-9]+]], {{%r[0-9]+}}, 15;
+; PTX:         bar.sync [[R]];
+; PTX:         bar.sync 3, 64;
+
+define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
+  %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %v, i32 %v, i32 %v)
+  %b = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float 1.0, i32 1, i32 31)
+  %c = call i32 @llvm.nvvm.vote.ballot.sync(i32 %mask, i1 true)
+  %d = call i32 @llvm.nvvm.match.any.sync.i64(i32 %mask, i64 %w)
+  %e = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 %mask)
+  call void @llvm.nvvm.bar.warp.sync(i32 %mask)
+  %f = call { i32, i1 } @llvm.nvvm.elect.sync(i32 %mask)
+  call void @llvm.nvvm.nanosleep(i32 %v)
+  %g = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+  %s0 = add i32 %a, %c
+  %s1 = add i32 %s0, %d
+  %s2 = add i32 %s1, %e
+  %s3 = add i32 %s2, %g
+  %fb = bitcast float %b to i32
+  %s4 = add i32 %s3, %fb
+  store i32 %s4, ptr %out, align 4
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @warp(
+; CHECK:         [[L0:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[M0:%.*]] = or i32 %mask, [[L0]]
+; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M0]], i32 %v, i32 %v, i32 %v)
+; CHECK-NEXT:    %b = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float 1.000000e+00, i32 1, i32 31)
+; CHECK-NEXT:    [[L1:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[M1:%.*]] = or i32 %mask, [[L1]]
+; CHECK-NEXT:    %c = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[M1]], i1 true)
+; CHECK-NEXT:    [[L2:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[M2:%.*]] = or i32 %mask, [[L2]]
+; CHECK-NEXT:    %d = call i32 @llvm.nvvm.match.any.sync.i64(i32 [[M2]], i64 %w)
+; CHECK-NEXT:    [[L3:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[M3:%.*]] = or i32 %mask, [[L3]]
+; CHECK-NEXT:    %e = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 [[M3]])
+; CHECK-NEXT:    [[L4:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[M4:%.*]] = or i32 %mask, [[L4]]
+; CHECK-NEXT:    call void @llvm.nvvm.bar.warp.sync(i32 [[M4]])
+; CHECK-NEXT:    [[L5:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[M5:%.*]] = or i32 %mask, [[L5]]
+; CHECK-NEXT:    %f = call { i32, i1 } @llvm.nvvm.elect.sync(i32 [[M5]])
+; CHECK-NEXT:    call void @llvm.nvvm.nanosleep(i32 %v)
+; CHECK-NEXT:    %g = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
+
+; Every mask the PTX hands a warp primitive has the caller's bit (one
+; %lanemask_eq read feeds an or before each).
+; PTX-LABEL: .entry warp(
+; PTX:         mov.u32 [[LM:%r[0-9]+]], %lanemask_eq;
+; PTX:         or.b32 [[MK:%r[0-9]+]], {{%r[0-9]+}}, [[LM]];
+; PTX:         shfl.sync.idx.b32 {{.*}}, [[MK]];
+; PTX:         shfl.sync.down.b32 {{.*}}, -1;
+; PTX:         vote.sync.ballot.b32
+; PTX:         match.any.sync.b64
+; PTX:         redux.sync.add.s32
+; PTX:         bar.warp.sync
+; PTX:         elect.sync
+; PTX:         nanosleep.u32
+
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)
+declare void @llvm.nvvm.barrier.cta.arrive.count(i32, i32)
+declare i32 @llvm.nvvm.barrier.cta.red.popc.all(i32, i1)
+declare void @llvm.nvvm.barrier.cta.sync.all(i32)
+declare void @llvm.nvvm.bar.sync(i32)
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
+declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32)
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+declare i32 @llvm.nvvm.match.any.sync.i64(i32, i64)
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+declare void @llvm.nvvm.bar.warp.sync(i32)
+declare { i32, i1 } @llvm.nvvm.elect.sync(i32)
+declare void @llvm.nvvm.nanosleep(i32)
+declare i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
