@@ -6,6 +6,7 @@
 #include "atoll/passes/HardeningReport.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -86,6 +87,13 @@ struct PointerOrigin {
 };
 
 PointerOrigin tracePointerOrigin(llvm::Value *Ptr);
+
+/// Adds the allocas a local pointer may point into to FrameMembers; false (and
+/// nothing added) if some source is not a fixed-size alloca (LocalFrame.cpp).
+bool addToLocalFrame(llvm::Value *Ptr, llvm::SmallSetVector<llvm::AllocaInst *, 8> &FrameMembers);
+/// Replaces the allocas Members by constant offsets into one new alloca (the
+/// frame), returned; null when there are fewer than two.
+llvm::AllocaInst *mergeIntoFrame(llvm::Function &F, llvm::ArrayRef<llvm::AllocaInst *> Members);
 
 /// Size in bytes of an origin object, if statically known.
 std::optional<uint64_t> objectSize(const llvm::Value *Object, const llvm::DataLayout &DL);

@@ -396,7 +396,40 @@ bool KernelHardener::checkCall(CallBase &CB) {
   return true;
 }
 
+/// Whether analyze() will look at the memory operands of I.
+static bool hasMemOperands(Instruction &I) {
+  if (auto *CB = dyn_cast<CallBase>(&I)) {
+    Function *Callee = CB->getCalledFunction();
+    return !CB->isInlineAsm() && Callee && Callee->isIntrinsic() &&
+           classifyIntrinsic(*Callee).Action == IntrinsicAction::Confine;
+  }
+  return !isa<FenceInst>(I) && !isa<AllocaInst>(I) && I.mayReadOrWriteMemory();
+}
+
+void KernelHardener::mergeAmbiguousLocals() {
+  // A local pointer that may point into several allocas (phi/select) has no single
+  // object: those allocas become one frame object, which it is confined to.
+  SmallSetVector<AllocaInst *, 8> Members;
+  for (Instruction &I : instructions(*Fn)) {
+    if (!hasMemOperands(I))
+      continue;
+    SmallVector<MemOperand, 2> Ops;
+    if (!memOperands(I, Ops))
+      continue;
+    for (const MemOperand &Op : Ops) {
+      PointerOrigin O = originOf(I, Op);
+      if (O.Space == StateSpace::Local && !O.Object)
+        addToLocalFrame(I.getOperand(Op.OpIdx), Members);
+    }
+  }
+  if (AllocaInst *Frame = mergeIntoFrame(*Fn, Members.getArrayRef()))
+    record(Frame, StateSpace::Local, AccessKind::Load, Outcome::Confined,
+           "allocas reached by one pointer merged into a frame object (" +
+               Twine(Members.size()) + " allocas)");
+}
+
 bool KernelHardener::analyze() {
+  mergeAmbiguousLocals();
   // Tenant arguments are buffers of the arena. A pointer parameter typed in another
   // space cannot be confined the way the runtime fills it (and the driver's JIT
   // rejects `.ptr .shared` kernel parameters outright, measured on driver 580).

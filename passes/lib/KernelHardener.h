@@ -53,6 +53,7 @@ private:
   bool provenSafe(llvm::Value *Ptr, const PointerOrigin &O, const MemOperand &Op) const;
   PointerOrigin originOf(llvm::Instruction &I, const MemOperand &Op) const;
   bool checkCall(llvm::CallBase &CB);
+  void mergeAmbiguousLocals();
   void rewrite(llvm::Instruction &I, KernelConfiner &C);
   void planGroups(llvm::ArrayRef<llvm::Instruction *> Work);
 
