@@ -532,14 +532,63 @@ std::vector<Attack> buildAttacks() {
   add(refused("forge_const_as", "space", "refuse_forge_const",
               "a constant-space pointer forged from an integer (IR)",
               "constant memory whose object cannot be determined"));
-  add(refused("local_two_objects", "space", "refuse_local_phi_objects",
-              "a stack pointer that may point into either of two arrays",
-              "object cannot be determined"));
+  // Issue 13, class 9: contained (the two arrays become one frame object).
+  add(contained1("local_two_objects", "space", "local_phi_objects",
+                 "a stack pointer that may point into either of two arrays, written and read "
+                 "2^31 words out of range",
+                 {u32(1), u32(0x7fffffffu), u32(P), atkB()}));
+  add(contained("local_two_objects_b", "space", "local_phi_objects",
+                "the same through the other array, at index 0xffffffff",
+                {L("local_two_objects", {u32(0), u32(0xffffffffu), u32(P), atkB()})}));
   add(refused("atomic_local", "space", "refuse_atomic_local", "atomicAdd on a stack array",
               "atomic on local memory"));
   add(refused("forge_cluster_as", "space", "refuse_forge_cluster_as",
               "a pointer forged in address space 7 (shared::cluster) (IR)",
               "access through address space 7"));
+
+  // --- sync: synchronisation primitives with hostile operands (issue 13, class 6) ---------------
+  // Unhardened, each of these faults the context on the H200 (sync_probe_h200.txt).
+  add(contained1("sync_bar_id", "sync", "sync",
+                 "barrier.sync / bar.sync with run-time ids 0xffffffff and 0 (+1): the id is "
+                 "confined to id & 15",
+                 {u32(0xffffffffu), atkB()}, {4}, {256}));
+  add(contained("sync_bar_id_16", "sync", "sync", "barrier.sync with run-time id 16 (and 17)",
+                {L("sync_bar_id", {u32(16), atkB()}, {4}, {256})}));
+  add(contained1("sync_warp_masks", "sync", "sync",
+                 "shfl/vote/match/redux/bar.warp.sync with member masks that exclude the "
+                 "executing lane (all ^ 1 << lane) or name no lane (0): each mask is confined to "
+                 "mask | lanemask_eq",
+                 {u32(0xffffffffu), u32(0), atkB()}, {2}, {128}));
+  add(contained("sync_warp_masks_partial", "sync", "sync",
+                "the same in a 48-thread CTA (the second warp is partial)",
+                {L("sync_warp_masks", {u32(0xffffffffu), u32(0), atkB()}, {2}, {48})}));
+  add(contained1("sync_sleep_cluster", "sync", "sync",
+                 "nanosleep(0xffffffff) (at most 1 ms by the ISA) and the cluster special "
+                 "registers of a launch without a cluster",
+                 {u32(0xffffffffu), atkB()}));
+  add(refused("bar_count", "sync", "refuse_bar_count",
+              "barrier.sync with a run-time thread count (33 faults, 1056 hangs)",
+              "barrier thread count is not a constant"));
+  add(refused("bar_id_const", "sync", "refuse_bar_id_const", "barrier.sync 16 (a constant id)",
+              "barrier id 16 is out of range"));
+  add(refused("cluster_barrier", "sync", "refuse_sync_cluster",
+              "barrier.cluster.arrive/wait without a cluster launch (IR)", "cluster primitive"));
+  add(refused("griddep", "sync", "refuse_griddepcontrol",
+              "griddepcontrol.wait / launch_dependents (IR)", "griddepcontrol"));
+  add(refused("shfl_nosync", "sync", "refuse_shfl_nosync", "shfl.idx without .sync (IR)",
+              "warp primitive without a member mask"));
+
+  // --- param: writes into kernel parameter space (issue 13, class 7) --------------------------
+  add(refused("grid_constant_write", "param", "refuse_grid_constant_write",
+              "a write to a __grid_constant__ parameter through a cast-away-const pointer",
+              "write to a grid_constant kernel parameter"));
+  {
+    // At -O0: -O2 folds the cast away (a plain byval write, given a local copy).
+    Attack &a = add(refused("param_space_store", "param", "refuse_param_space_store",
+                            "a store through an addrspace(101) pointer to a byval parameter (IR)",
+                            "write through a param-space (addrspace 101) pointer"));
+    a.optLevel = 0;
+  }
 
   // --- features not supported yet -------------------------------------------------------------
   add(refused("dsm_mapa", "unsupported", "refuse_mapa",
@@ -604,6 +653,17 @@ std::vector<Attack> buildAttacks() {
         "the same with 96 KiB of dynamic shared memory",
         {L("residue_writer_dynamic", {u32(7), u32(24576)}, wide, threads, 98304, Role::Victim),
          L("residue_probe_dynamic", {u32(24576), atkB()}, wide, threads, 98304)}));
+    a.checks.push_back(allZero(wideOut));
+  }
+  {
+    // Issue 13, class 8: an odd dynamic size leaves a 13-byte tail after the last
+    // 16-byte block; the zero-init covers it byte by byte.
+    Attack &a = add(contained(
+        "residue_dynamic_odd", "residue", "residue",
+        "the victim fills 4 KiB of dynamic shared memory with non-zero bytes; the attacker asks "
+        "for 4093 bytes and reads every byte, the 13-byte tail included",
+        {L("residue_writer_dynamic_bytes", {u32(4096)}, wide, threads, 4096, Role::Victim),
+         L("residue_probe_dynamic_bytes", {u32(4093), atkB()}, wide, threads, 4093)}));
     a.checks.push_back(allZero(wideOut));
   }
   {

@@ -60,3 +60,22 @@ extern "C" __global__ void residue_fill_arena(u32 *p, u64 words) {
   for (u64 i = gtid(); i < words; i += nthreads())
     p[i] = ATK_SECRET(i);
 }
+// Byte-granular dynamic shared residue (issue 13, class 8): the victim fills
+// `bytes` bytes with non-zero secrets; the attacker's launch asks for an odd
+// dynamic size (4093) and reads every byte of its window, the last < 16 ones
+// included. out[gtid] = OR of the bytes this thread read (must be zero).
+extern "C" __global__ void residue_writer_dynamic_bytes(u32 bytes) {
+  extern __shared__ u8 db[];
+  volatile u8 *s = db;
+  for (u32 i = threadIdx.x; i < bytes; i += blockDim.x)
+    s[i] = (u8)(0x80u | (i & 0x7Fu));
+  __syncthreads();
+}
+extern "C" __global__ void residue_probe_dynamic_bytes(u32 bytes, u32 *out) {
+  extern __shared__ u8 db[];
+  volatile u8 *s = db;
+  u32 acc = 0;
+  for (u32 i = threadIdx.x; i < bytes; i += blockDim.x)
+    acc |= s[i];
+  out[gtid()] = acc;
+}

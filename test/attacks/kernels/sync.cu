@@ -1,0 +1,49 @@
+// Synchronisation primitives with hostile run-time operands (issue 13, class 6).
+// Measured on the H200 without hardening (test/attacks/results/sync_probe_h200.txt):
+// a warp member mask without the executing thread and a barrier count that is
+// not a multiple of 32 raise an illegal-instruction fault that kills the context.
+// Hardened, a run-time barrier id is confined to id & 15 and every run-time
+// member mask to mask | %lanemask_eq: each kernel must run to its end.
+// Every thread of the CTA reaches every primitive (no hang by construction).
+#include "common.h"
+
+static __device__ __forceinline__ u32 lane() { return threadIdx.x & 31; }
+
+// barrier.sync with a hostile id (0xffffffff, 16, ...): confined to 0..15.
+extern "C" __global__ void sync_bar_id(u32 id, u32 *out) {
+  __nvvm_barrier_sync(id);
+  __nvvm_bar_sync(id + 1);
+  u32 n = __nvvm_bar0_popc(1);
+  out[gtid()] = n;
+}
+
+// Every warp primitive with a run-time mask the caller chooses per lane: `all`
+// names every lane but the caller's own (the fault of the probe), `zero` names
+// none. Confined, both are defined: mask | self is the full warp for the first
+// and each lane alone for the second.
+extern "C" __global__ void sync_warp_masks(u32 all, u32 zero, u32 *out) {
+  u32 excl = all ^ (1u << lane());
+  u32 v = gtid();
+  u32 acc = __shfl_sync(excl, v, 0);
+  acc += __shfl_down_sync(excl, v, 1);
+  acc += __shfl_xor_sync(zero, v, 1);
+  acc += __ballot_sync(excl, v & 1);
+  acc += __all_sync(zero, 1);
+  acc += __any_sync(excl, v & 2);
+  acc += __match_any_sync(excl, v & 3);
+  acc += __reduce_add_sync(excl, v);
+  acc += __reduce_max_sync(zero, v);
+  __syncwarp(excl);
+  __syncwarp(zero);
+  out[gtid()] = acc;
+}
+
+// nanosleep with the largest value (the ISA bounds the sleep at 1 ms) and the
+// cluster special registers of a launch without a cluster (measured: no fault).
+extern "C" __global__ void sync_sleep_cluster(u32 ns, u32 *out) {
+  __nvvm_nanosleep(ns); // CUDA's __nanosleep is inline asm; this is the intrinsic
+  u32 c = __nvvm_read_ptx_sreg_clusterid_x() | (__nvvm_read_ptx_sreg_cluster_ctarank() << 8) |
+          (__nvvm_read_ptx_sreg_cluster_nctarank() << 16) |
+          (__nvvm_read_ptx_sreg_nclusterid_x() << 24);
+  out[gtid()] = c;
+}
