@@ -251,12 +251,15 @@ bool confineSyncOperands(CallBase &CB) {
   if (O == Operands::None)
     return false;
   IRBuilder<> B(&CB);
+  // Operands are frozen first: `or poison, x` is poison, which instruction
+  // selection may turn into any register. (Constant expressions, undef and poison
+  // are not ConstantInts: they are confined like run-time values.)
   if (O == Operands::Barrier) {
     // A run-time id is confined to 0..15 (a correct program's id is unchanged).
     Value *Id = CB.getArgOperand(0);
-    if (isa<Constant>(Id))
-      return false;
-    CB.setArgOperand(0, B.CreateAnd(Id, 15, "atoll.bar.id"));
+    if (isa<ConstantInt>(Id))
+      return false; // checked to be 0..15 by checkSyncOperands
+    CB.setArgOperand(0, B.CreateAnd(B.CreateFreeze(Id), 15, "atoll.bar.id"));
     return true;
   }
   // The member mask always names the executing thread: mask | %lanemask_eq. A
@@ -266,7 +269,7 @@ bool confineSyncOperands(CallBase &CB) {
   if (auto *C = dyn_cast<ConstantInt>(Mask); C && C->isAllOnesValue())
     return false;
   Value *Self = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_lanemask_eq, {});
-  CB.setArgOperand(Idx, B.CreateOr(Mask, Self, "atoll.warp.mask"));
+  CB.setArgOperand(Idx, B.CreateOr(B.CreateFreeze(Mask), Self, "atoll.warp.mask"));
   return true;
 }
 

@@ -3,6 +3,8 @@
 ; mask always names the executing thread (mask | %lanemask_eq): on sm_90 a mask
 ; without the caller is an illegal-instruction fault. Constants in range, the
 ; full mask, nanosleep and the cluster special registers are left as they are.
+; Operands are frozen first (a poison mask or id would otherwise stay poison),
+; and undef, poison and constant expressions are confined like run-time values.
 ; Legacy barrier names (llvm.nvvm.bar.sync, barrier.n, ...) are upgraded to
 ; barrier.cta.* by the IR reader and take the same rules.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
@@ -24,14 +26,18 @@ define ptx_kernel void @barriers(i32 %id, i1 %p, ptr %out) {
 }
 
 ; CHECK-LABEL: define ptx_kernel void @barriers(
-; CHECK:         [[ID0:%.*]] = and i32 %id, 15
+; CHECK:         [[FR0:%.*]] = freeze i32 %id
+; CHECK-NEXT:    [[ID0:%.*]] = and i32 [[FR0]], 15
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID0]])
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 3, i32 64)
-; CHECK-NEXT:    [[ID1:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    [[FR1:%.*]] = freeze i32 %id
+; CHECK-NEXT:    [[ID1:%.*]] = and i32 [[FR1]], 15
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.arrive.count(i32 [[ID1]], i32 1024)
-; CHECK-NEXT:    [[ID2:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    [[FR2:%.*]] = freeze i32 %id
+; CHECK-NEXT:    [[ID2:%.*]] = and i32 [[FR2]], 15
 ; CHECK-NEXT:    %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 [[ID2]], i1 %p)
-; CHECK-NEXT:    [[ID3:%.*]] = and i32 %id, 15
+; CHECK-NEXT:    [[FR3:%.*]] = freeze i32 %id
+; CHECK-NEXT:    [[ID3:%.*]] = and i32 [[FR3]], 15
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID3]])
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 15)
 
@@ -62,23 +68,29 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 
 ; CHECK-LABEL: define ptx_kernel void @warp(
 ; CHECK:         [[L0:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[M0:%.*]] = or i32 %mask, [[L0]]
+; CHECK-NEXT:    [[FM0:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    [[M0:%.*]] = or i32 [[FM0]], [[L0]]
 ; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M0]], i32 %v, i32 %v, i32 %v)
 ; CHECK-NEXT:    %b = call float @llvm.nvvm.shfl.sync.down.f32(i32 -1, float 1.000000e+00, i32 1, i32 31)
 ; CHECK-NEXT:    [[L1:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[M1:%.*]] = or i32 %mask, [[L1]]
+; CHECK-NEXT:    [[FM1:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    [[M1:%.*]] = or i32 [[FM1]], [[L1]]
 ; CHECK-NEXT:    %c = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[M1]], i1 true)
 ; CHECK-NEXT:    [[L2:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[M2:%.*]] = or i32 %mask, [[L2]]
+; CHECK-NEXT:    [[FM2:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    [[M2:%.*]] = or i32 [[FM2]], [[L2]]
 ; CHECK-NEXT:    %d = call i32 @llvm.nvvm.match.any.sync.i64(i32 [[M2]], i64 %w)
 ; CHECK-NEXT:    [[L3:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[M3:%.*]] = or i32 %mask, [[L3]]
+; CHECK-NEXT:    [[FM3:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    [[M3:%.*]] = or i32 [[FM3]], [[L3]]
 ; CHECK-NEXT:    %e = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 [[M3]])
 ; CHECK-NEXT:    [[L4:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[M4:%.*]] = or i32 %mask, [[L4]]
+; CHECK-NEXT:    [[FM4:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    [[M4:%.*]] = or i32 [[FM4]], [[L4]]
 ; CHECK-NEXT:    call void @llvm.nvvm.bar.warp.sync(i32 [[M4]])
 ; CHECK-NEXT:    [[L5:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[M5:%.*]] = or i32 %mask, [[L5]]
+; CHECK-NEXT:    [[FM5:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    [[M5:%.*]] = or i32 [[FM5]], [[L5]]
 ; CHECK-NEXT:    %f = call { i32, i1 } @llvm.nvvm.elect.sync(i32 [[M5]])
 ; CHECK-NEXT:    call void @llvm.nvvm.nanosleep(i32 %v)
 ; CHECK-NEXT:    %g = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
@@ -96,6 +108,38 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; PTX:         bar.warp.sync
 ; PTX:         elect.sync
 ; PTX:         nanosleep.u32
+
+@g = external addrspace(3) global i32
+
+define ptx_kernel void @odd_constants(ptr %out) {
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 poison)
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 ptrtoint (ptr addrspace(3) @g to i32))
+  %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 poison, i32 1, i32 0, i32 31)
+  store i32 %a, ptr %out, align 4
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @odd_constants(
+; CHECK:         [[P0:%.*]] = freeze i32 poison
+; CHECK-NEXT:    [[I0:%.*]] = and i32 [[P0]], 15
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[I0]])
+; CHECK-NEXT:    [[P1:%.*]] = freeze i32 ptrtoint (ptr addrspace(3) @g to i32)
+; CHECK-NEXT:    [[I1:%.*]] = and i32 [[P1]], 15
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[I1]])
+; CHECK-NEXT:    [[L:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[P2:%.*]] = freeze i32 poison
+; CHECK-NEXT:    [[M:%.*]] = or i32 [[P2]], [[L]]
+; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M]], i32 1, i32 0, i32 31)
+
+; The frozen poison is some register, but it is still masked and or-ed.
+; PTX-LABEL: .entry odd_constants(
+; PTX:         and.b32 [[B0:%r[0-9]+]], {{%r[0-9]+}}, 15;
+; PTX-NEXT:    bar.sync [[B0]];
+; PTX:         and.b32 [[B1:%r[0-9]+]], {{%r[0-9]+}}, 15;
+; PTX-NEXT:    bar.sync [[B1]];
+; PTX:         mov.u32 [[LM2:%r[0-9]+]], %lanemask_eq;
+; PTX-NEXT:    or.b32 [[MK2:%r[0-9]+]], {{%r[0-9]+}}, [[LM2]];
+; PTX:         shfl.sync.idx.b32 {{.*}}, [[MK2]];
 
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)
