@@ -289,7 +289,8 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
       refuse(&I, O.Space, K, "write through a param-space (addrspace 101) pointer");
       return false;
     }
-    if (auto *A = dyn_cast_or_null<Argument>(O.Object); !A || isGridConstant(*A)) {
+    // (An unknown object is refused below: "whose object cannot be determined".)
+    if (auto *A = dyn_cast_or_null<Argument>(O.Object); A && isGridConstant(*A)) {
       refuse(&I, O.Space, K,
              "write to a grid_constant kernel parameter (parameter space is read-only)");
       return false;

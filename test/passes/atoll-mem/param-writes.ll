@@ -12,6 +12,7 @@
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/gcann.ll 2>&1 | FileCheck %s --check-prefix=GCANN
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/gcmemset.ll 2>&1 | FileCheck %s --check-prefix=GCMEMSET
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/byvalcas.ll 2>&1 | FileCheck %s --check-prefix=BYVALCAS
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/twobyval.ll 2>&1 | FileCheck %s --check-prefix=TWOBYVAL
 ; RUN: %opt-atoll -passes=atoll-mem %t/plain.ll -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PLAIN
 ; RUN: %opt-atoll -passes=atoll-mem -disable-output %t/gcread.ll
 
@@ -21,6 +22,7 @@
 ; GCANN: error: atoll-mem: refused in 'gcann': write to a grid_constant kernel parameter (parameter space is read-only): store i32 7, ptr %s, align 4
 ; GCMEMSET: error: atoll-mem: refused in 'gcmemset': write to a grid_constant kernel parameter (parameter space is read-only): call void @llvm.memset.p0.i64(
 ; BYVALCAS: error: atoll-mem: refused in 'byvalcas': atomic on a byval kernel parameter (its copy is local memory): %o = cmpxchg ptr %s, i32 0, i32 1 monotonic monotonic, align 4
+; TWOBYVAL: error: atoll-mem: refused in 'twobyval': pointer into param memory whose object cannot be determined: store i32 3, ptr %p, align 4
 
 ; The written byval parameter is copied from param space to local memory first.
 ; PLAIN-LABEL: .entry plain(
@@ -104,5 +106,15 @@ define ptx_kernel void @gcread(ptr byval([4 x i32]) align 4 "nvvm.grid_constant"
   %p = getelementptr [4 x i32], ptr %s, i64 0, i64 %i
   %v = load i32, ptr %p, align 4
   store i32 %v, ptr %out, align 4
+  ret void
+}
+
+;--- twobyval.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+; A write through a pointer to one of two byval parameters (one grid_constant).
+define ptx_kernel void @twobyval(ptr byval([4 x i32]) align 4 "nvvm.grid_constant" %s, ptr byval([4 x i32]) align 4 %t, i1 %c) {
+  %p = select i1 %c, ptr %s, ptr %t
+  store i32 3, ptr %p, align 4
   ret void
 }
