@@ -25,7 +25,9 @@ static bool collectAllocas(Value *Ptr, SmallPtrSetImpl<Value *> &Visited,
   if (!Visited.insert(Ptr).second)
     return true;
   if (auto *AI = dyn_cast<AllocaInst>(Ptr)) {
-    if (!isa<ConstantInt>(AI->getArraySize()) || AI->getAllocatedType()->isScalableTy())
+    const DataLayout &DL = AI->getDataLayout();
+    if (!isa<ConstantInt>(AI->getArraySize()) || AI->getAllocatedType()->isScalableTy() ||
+        !AI->getAllocationSize(DL))
       return false;
     Objects.insert(AI);
     return true;
@@ -49,11 +51,25 @@ static bool collectAllocas(Value *Ptr, SmallPtrSetImpl<Value *> &Visited,
   return false;
 }
 
+/// Largest frame: the per-thread local memory of sm_90 (512 KiB). Offsets into
+/// objects are clamped in 32 bits, so no object may approach 4 GiB.
+constexpr uint64_t MaxFrameBytes = 512 * 1024;
+
 bool addToLocalFrame(Value *Ptr, SmallSetVector<AllocaInst *, 8> &FrameMembers) {
   SmallPtrSet<Value *, 16> Visited;
   SmallSetVector<AllocaInst *, 8> Objects;
   if (!collectAllocas(Ptr, Visited, Objects))
     return false;
+  // Sum (with alignment padding, overestimated) without overflow.
+  uint64_t Bytes = 0;
+  SmallSetVector<AllocaInst *, 8> All = FrameMembers;
+  All.insert(Objects.begin(), Objects.end());
+  for (AllocaInst *AI : All) {
+    uint64_t S = AI->getAllocationSize(AI->getDataLayout())->getFixedValue();
+    if (S > MaxFrameBytes || Bytes + S + AI->getAlign().value() > MaxFrameBytes)
+      return false; // too large: the pointer stays refused
+    Bytes += S + AI->getAlign().value();
+  }
   FrameMembers.insert(Objects.begin(), Objects.end());
   return true;
 }

@@ -3,13 +3,15 @@
 ; one frame object (an i8 array, each former alloca a constant offset into it),
 ; and the pointer is clamped into the frame like any pointer into a known
 ; object. The frame is zeroed at entry like every alloca. A pointer that may
-; also come from a forged local address has no frame and stays refused.
+; also come from a forged local address has no frame and stays refused, and so
+; does one whose frame would exceed the 512 KiB of local memory a thread has.
 ; RUN: rm -rf %t && split-file %s %t
 ; RUN: %opt-atoll -passes=atoll-mem -S %t/select.ll | FileCheck %s --check-prefix=SEL
 ; RUN: %opt-atoll -passes=atoll-mem %t/select.ll -o - | %llc-sm90 -o /dev/null
 ; RUN: %opt-atoll -passes=atoll-mem -S %t/loop.ll | FileCheck %s --check-prefix=LOOP
 ; RUN: %opt-atoll -passes=atoll-mem %t/loop.ll -o - | %llc-sm90 -o /dev/null
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/forged.ll 2>&1 | FileCheck %s --check-prefix=FORGED
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/toolarge.ll 2>&1 | FileCheck %s --check-prefix=TOOLARGE
 
 ; SEL-LABEL: define ptx_kernel void @two_arrays(
 ; SEL-NEXT:    %atoll.frame = alloca [48 x i8], align 8
@@ -100,5 +102,18 @@ define ptx_kernel void @forged_or_stack(i1 %c, i64 %x) {
   %u = select i1 %c, ptr addrspace(5) %s, ptr addrspace(5) %t
   %p = select i1 %c, ptr addrspace(5) %u, ptr addrspace(5) %f
   store i32 1, ptr addrspace(5) %p, align 4
+  ret void
+}
+
+; TOOLARGE: error: atoll-mem: refused in 'too_large': pointer into local memory whose object cannot be determined: store i32 1, ptr %p, align 4
+
+;--- toolarge.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @too_large(i1 %c) {
+  %a = alloca [300000 x i8], align 4
+  %b = alloca [300000 x i8], align 4
+  %p = select i1 %c, ptr %a, ptr %b
+  store i32 1, ptr %p, align 4
   ret void
 }
