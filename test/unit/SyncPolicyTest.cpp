@@ -1,0 +1,87 @@
+// atoll-mem's rules for synchronisation primitives (passes/lib/SyncPolicy.cpp),
+// checked against LLVM's whole NVVM intrinsic table: every convergent NVVM
+// intrinsic has an explicit decision, and one that LLVM might add without a rule
+// is refused (deny by default).
+#include "../../passes/lib/AtollMemInternal.h"
+
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+using namespace llvm;
+
+namespace {
+
+struct SyncPolicyTest : ::testing::Test {
+  LLVMContext Ctx;
+  Module M{"sync", Ctx};
+  Function *decl(Intrinsic::ID ID) { return Intrinsic::getOrInsertDeclaration(&M, ID); }
+};
+
+// Matrix primitives and the memory intrinsics that CallPolicy.cpp confines or
+// refuses by name keep their own rules.
+bool ownRule(StringRef N) {
+  for (const char *P : {"llvm.nvvm.mma.", "llvm.nvvm.wmma.", "llvm.nvvm.wgmma.", "llvm.nvvm.ldmatrix.",
+                        "llvm.nvvm.stmatrix.", "llvm.nvvm.tcgen05.", "llvm.nvvm.cp.async.bulk",
+                        "llvm.nvvm.cp.async.mbarrier", "llvm.nvvm.mbarrier."})
+    if (N.starts_with(P))
+      return true;
+  return false;
+}
+
+TEST_F(SyncPolicyTest, EveryConvergentNvvmIntrinsicHasADecision) {
+  unsigned Seen = 0;
+  for (unsigned I = 1; I < Intrinsic::num_intrinsics; ++I) {
+    auto ID = Intrinsic::ID(I);
+    StringRef Base = Intrinsic::getBaseName(ID);
+    if (!Base.starts_with("llvm.nvvm.") || Intrinsic::isOverloaded(ID))
+      continue;
+    Function *F = decl(ID);
+    if (!F->hasFnAttribute(Attribute::Convergent) || ownRule(Base))
+      continue;
+    ++Seen;
+    std::optional<Atoll::IntrinsicPolicy> P = Atoll::classifySyncIntrinsic(*F);
+    ASSERT_TRUE(P.has_value()) << Base.str();
+    // Allowed ones are exactly the listed barriers and warp primitives.
+    if (P->Action == Atoll::IntrinsicAction::Allow)
+      EXPECT_TRUE(Base.contains("barrier.cta") || Base.contains(".sync") ||
+                  Base == "llvm.nvvm.activemask" || Base == "llvm.nvvm.nanosleep" ||
+                  Base == "llvm.nvvm.exit")
+          << Base.str();
+    else
+      EXPECT_EQ(P->Action, Atoll::IntrinsicAction::Refuse) << Base.str();
+  }
+  EXPECT_GT(Seen, 60u); // barriers, shfl, vote, match, redux, ...
+}
+
+TEST_F(SyncPolicyTest, AConvergentIntrinsicWithoutARuleIsRefused) {
+  // laneid is not convergent; were LLVM to make a new intrinsic like it
+  // convergent, it would have no rule for its operands here.
+  Function *F = decl(Intrinsic::nvvm_read_ptx_sreg_laneid);
+  EXPECT_FALSE(Atoll::classifySyncIntrinsic(*F).has_value());
+  F->addFnAttr(Attribute::Convergent);
+  std::optional<Atoll::IntrinsicPolicy> P = Atoll::classifySyncIntrinsic(*F);
+  ASSERT_TRUE(P.has_value());
+  EXPECT_EQ(P->Action, Atoll::IntrinsicAction::Refuse);
+  EXPECT_EQ(P->Reason, "synchronisation intrinsic 'llvm.nvvm.read.ptx.sreg.laneid' has no rule "
+                       "for its operands (not on the allow-list)");
+  EXPECT_EQ(Atoll::classifyIntrinsic(*F).Action, Atoll::IntrinsicAction::Refuse);
+}
+
+TEST_F(SyncPolicyTest, ShuffleIsNotAllowedByItsMemoryEffects) {
+  // shfl.sync "only accesses inaccessible memory"; its rule must still be the
+  // sync rule (an allowed call whose mask is confined), decided first.
+  Function *F = decl(Intrinsic::nvvm_shfl_sync_idx_i32);
+  std::optional<Atoll::IntrinsicPolicy> P = Atoll::classifySyncIntrinsic(*F);
+  ASSERT_TRUE(P.has_value());
+  EXPECT_EQ(P->Action, Atoll::IntrinsicAction::Allow);
+  Function *G = decl(Intrinsic::nvvm_griddepcontrol_wait);
+  EXPECT_EQ(Atoll::classifyIntrinsic(*G).Action, Atoll::IntrinsicAction::Refuse);
+}
+
+} // namespace
