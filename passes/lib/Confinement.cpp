@@ -44,8 +44,8 @@ static BasicBlock::iterator entryInsertPoint(Function &F) {
 }
 
 KernelConfiner::KernelConfiner(Function &Kernel, Value *ArenaBase, Value *ArenaSize,
-                               ClampingMode Mode)
-    : F(Kernel), DL(Kernel.getParent()->getDataLayout()), ArenaBase(ArenaBase),
+                               ClampingMode Mode, ModuleHelpers &Helpers)
+    : F(Kernel), Helpers(Helpers), DL(Kernel.getParent()->getDataLayout()), ArenaBase(ArenaBase),
       ArenaSize(ArenaSize), Mode(Mode),
       Entry(Kernel.getContext()), I32(Type::getInt32Ty(Kernel.getContext())),
       I64(Type::getInt64Ty(Kernel.getContext())) {
@@ -117,8 +117,18 @@ static IRBuilder<> &builderFor(IRBuilder<> &Here, IRBuilder<> &Entry, Value *Siz
   return isa<Constant>(Size) ? Entry : Here;
 }
 
+// The clamp's input is frozen: a tenant value that is poison (a broken nsw,
+// inbounds or range promise) must become some fixed value the clamp then confines,
+// not poison that lets the optimiser pick the clamp's result (or delete the access
+// as UB). It also hides whatever the optimiser believes about the value, so no
+// range derived from the tenant's code can fold the clamp.
+static Value *opaque(IRBuilder<> &B, Value *V) {
+  return isa<Constant>(V) ? V : B.CreateFreeze(V, V->getName() + ".frozen");
+}
+
 Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, Align A) {
   auto *CSize = dyn_cast<ConstantInt>(Size);
+  Addr = opaque(B, Addr);
   if (Mode == ClampingMode::MaskBased) {
     Value *&MaskA = MaskByAlign[A.value()];
     if (!MaskA)
@@ -193,7 +203,7 @@ Value *KernelConfiner::sharedBytes() {
     Value *Lo = sharedLo();
     Module &M = *F.getParent();
     auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), 0);
-    GlobalVariable *Dyn = M.getGlobalVariable("__atoll_dyn_smem", true);
+    GlobalVariable *&Dyn = Helpers.DynSmem; // one per module, shared by its kernels
     if (!Dyn) {
       Dyn = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage, nullptr,
                                "__atoll_dyn_smem", nullptr, GlobalValue::NotThreadLocal,
@@ -212,6 +222,7 @@ Value *KernelConfiner::sharedBytes() {
 Value *KernelConfiner::confineToSharedWindow(IRBuilder<> &B, Value *SharedAddr, Value *Size,
                                              Align A) {
   UsedShared = UsedWindow = true;
+  SharedAddr = opaque(B, SharedAddr);
   Value *Lo = sharedLo();
   Value *Bytes = sharedBytes();
   IRBuilder<> &H = builderFor(B, Entry, Size);
@@ -292,6 +303,7 @@ Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object
   if (!Off)
     Off = B.CreateSub(B.CreatePtrToInt(Ptr, IntPtrTy), B.CreatePtrToInt(Obj, IntPtrTy),
                       "atoll.obj.off");
+  Off = opaque(B, Off);
   IRBuilder<> &H = builderFor(B, Entry, Size);
   Value *Lim = H.CreateSub(ConstantInt::get(IntPtrTy, ObjectBytes),
                            H.CreateZExtOrTrunc(Size, IntPtrTy), "atoll.obj.lim");
