@@ -127,13 +127,6 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   }
 
-  // Before anything else: the pass's own helpers and hidden parameters are named
-  // in the reserved namespace, and no tenant name may be there.
-  if (!refuseReservedNames(M, name(), &Report)) {
-    Finish();
-    return PreservedAnalyses::all();
-  }
-
   SmallVector<Function *, 8> Kernels;
   for (Function &F : M)
     if (!F.isDeclaration() && isKernel(F))
@@ -159,6 +152,13 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       M.getContext().diagnose(D);
       return PreservedAnalyses::all();
     }
+
+  // Before anything is analysed (a hardened module is refused above, for what it is): the pass's own helpers and hidden parameters are named
+  // in the reserved namespace, and no tenant name may be there.
+  if (!refuseReservedNames(M, name(), &Report)) {
+    Finish();
+    return PreservedAnalyses::all();
+  }
 
   RefuseFn Refuse = [&](Function &F, Instruction *I, StateSpace S, AccessKind K,
                         const Twine &Why) {

@@ -83,13 +83,31 @@ static Value *alignHint(IRBuilder<> &B, Value *V, Align A) {
   return B.CreateCall(Ty, Asm, {V}, "atoll.align.hint");
 }
 
+// An object clamp's limit is a constant (object size - access size), so a range
+// the optimiser believes the offset has (a tenant promise, or a "fact" derived
+// from UB such as x / 0 <= x) would fold umin(off, lim) away. The offset passes
+// through an identity asm first: nothing after it (IR optimisation, the NVPTX
+// DAG) knows anything about it. ptxas, which sees through the mov, reasons on
+// PTX semantics, where these operations are defined. Arena and shared-window
+// clamps need no such step: their limits and masks are launch values the
+// compiler cannot know, so no belief about the input can fold them.
+static Value *opaque(IRBuilder<> &B, Value *V) {
+  unsigned Bits = V->getType()->getIntegerBitWidth();
+  auto *Ty = FunctionType::get(V->getType(), {V->getType()}, false);
+  auto *Asm = InlineAsm::get(Ty, Bits == 32 ? "mov.b32 $0, $1;" : "mov.b64 $0, $1;",
+                             Bits == 32 ? "=r,r" : "=l,l", /*hasSideEffects=*/false);
+  return B.CreateCall(Ty, Asm, {V}, "atoll.opaque");
+}
+
 // A 32-bit offset in [0, Lim] (Lim = window - S, at most 4 GiB - 1), aligned down
 // to A (to Known, at least A, when the unclamped offset is known to be aligned to
 // it), as an i64 to add to the window's base.
 static Value *offset32(IRBuilder<> &B, Value *Off64, Value *Lim64, Align A,
-                       Align Known = Align(1)) {
+                       Align Known = Align(1), bool Opaque = false) {
   Type *I32 = B.getInt32Ty();
   Value *Off = B.CreateTrunc(Off64, I32);
+  if (Opaque)
+    Off = opaque(B, Off);
   Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, B.CreateTrunc(Lim64, I32));
   if (Known > A)
     Off = alignHint(B, Off, Known);
@@ -117,18 +135,8 @@ static IRBuilder<> &builderFor(IRBuilder<> &Here, IRBuilder<> &Entry, Value *Siz
   return isa<Constant>(Size) ? Entry : Here;
 }
 
-// The clamp's input is frozen: a tenant value that is poison (a broken nsw,
-// inbounds or range promise) must become some fixed value the clamp then confines,
-// not poison that lets the optimiser pick the clamp's result (or delete the access
-// as UB). It also hides whatever the optimiser believes about the value, so no
-// range derived from the tenant's code can fold the clamp.
-static Value *opaque(IRBuilder<> &B, Value *V) {
-  return isa<Constant>(V) ? V : B.CreateFreeze(V, V->getName() + ".frozen");
-}
-
 Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, Align A) {
   auto *CSize = dyn_cast<ConstantInt>(Size);
-  Addr = opaque(B, Addr);
   if (Mode == ClampingMode::MaskBased) {
     Value *&MaskA = MaskByAlign[A.value()];
     if (!MaskA)
@@ -222,7 +230,6 @@ Value *KernelConfiner::sharedBytes() {
 Value *KernelConfiner::confineToSharedWindow(IRBuilder<> &B, Value *SharedAddr, Value *Size,
                                              Align A) {
   UsedShared = UsedWindow = true;
-  SharedAddr = opaque(B, SharedAddr);
   Value *Lo = sharedLo();
   Value *Bytes = sharedBytes();
   IRBuilder<> &H = builderFor(B, Entry, Size);
@@ -303,14 +310,13 @@ Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object
   if (!Off)
     Off = B.CreateSub(B.CreatePtrToInt(Ptr, IntPtrTy), B.CreatePtrToInt(Obj, IntPtrTy),
                       "atoll.obj.off");
-  Off = opaque(B, Off);
   IRBuilder<> &H = builderFor(B, Entry, Size);
   Value *Lim = H.CreateSub(ConstantInt::get(IntPtrTy, ObjectBytes),
                            H.CreateZExtOrTrunc(Size, IntPtrTy), "atoll.obj.lim");
   if (IntPtrTy->getIntegerBitWidth() > 32 && ObjectBytes <= UINT32_MAX) {
-    Off = offset32(B, Off, Lim, A, Known);
+    Off = offset32(B, Off, Lim, A, Known, /*Opaque=*/true);
   } else {
-    Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
+    Off = B.CreateBinaryIntrinsic(Intrinsic::umin, opaque(B, Off), Lim);
     Off = alignDown(B, Off, A);
   }
   return B.CreateGEP(B.getInt8Ty(), Obj, Off, "atoll.obj.addr");
