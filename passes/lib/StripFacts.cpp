@@ -82,8 +82,19 @@ PreservedAnalyses StripFactsPass::run(Module &M, ModuleAnalysisManager &) {
       Changed = true;
     }
   for (Function &F : M) {
-    // Declarations too: a call site inherits its callee's promises.
-    AttributeList AL = strip(Ctx, F.getAttributes(), F.arg_size(), false);
+    // Declarations too: a call site inherits its callee's promises. An
+    // intrinsic's are LLVM's own (the bitcode reader restores them anyway):
+    // whatever the tenant wrote there is replaced by them.
+    if (Intrinsic::ID ID = F.getIntrinsicID(); ID != Intrinsic::not_intrinsic) {
+      AttributeList Own = Intrinsic::getAttributes(Ctx, ID, F.getFunctionType());
+      if (Own != F.getAttributes()) {
+        F.setAttributes(Own);
+        ++NumAttrs;
+        Changed = true;
+      }
+    }
+    AttributeList AL = F.isIntrinsic() ? F.getAttributes()
+                                       : strip(Ctx, F.getAttributes(), F.arg_size(), false);
     if (AL != F.getAttributes()) {
       F.setAttributes(AL);
       Changed = true;
