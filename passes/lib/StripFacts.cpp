@@ -53,6 +53,12 @@ bool keepsAlign(const CallBase *CB) { return CB && isa<AnyMemIntrinsic>(CB); }
 AttributeList strip(LLVMContext &Ctx, AttributeList AL, unsigned NumArgs, bool KeepArgAlign) {
   auto StripAt = [&](unsigned Index, bool KeepAlign) {
     AttributeSet S = AL.getAttributes(Index);
+    // The alignment of a byval (or byref, sret, ...) argument is its layout in
+    // the parameter space, part of the ABI, and the copy is made that aligned:
+    // a fact the compiler creates, not one it trusts.
+    KeepAlign |= S.hasAttribute(Attribute::ByVal) || S.hasAttribute(Attribute::ByRef) ||
+                 S.hasAttribute(Attribute::StructRet) || S.hasAttribute(Attribute::InAlloca) ||
+                 S.hasAttribute(Attribute::Preallocated);
     AttributeMask Mask;
     bool Any = false;
     for (Attribute::AttrKind K : NarrowingAttrs)

@@ -40,6 +40,12 @@ define ptx_kernel void @k(ptr noalias readonly nonnull align 16 dereferenceable(
   ret void
 }
 
+; A byval parameter keeps its alignment: it is the parameter's ABI layout.
+; CHECK: define ptx_kernel void @b(ptr byval([4 x i32]) align 16 %s)
+define ptx_kernel void @b(ptr byval([4 x i32]) align 16 %s) {
+  ret void
+}
+
 ; CHECK: declare ptr @helper(ptr)
 declare nonnull align 8 ptr @helper(ptr returned nonnull)
 ; CHECK: declare noundef range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
