@@ -94,15 +94,15 @@ Function *addHiddenParameters(Function &F) {
 /// One module-wide shared pad: referenced by every kernel that can reach shared
 /// memory, so its window is never smaller than the widest access (no fault even
 /// when the tenant declared no shared memory).
-GlobalVariable *sharedPad(Module &M) {
+GlobalVariable *sharedPad(Module &M, ModuleHelpers &Helpers) {
+  if (Helpers.SmemPad)
+    return Helpers.SmemPad;
   const char *Name = "__atoll_smem_pad";
-  if (GlobalVariable *GV = M.getGlobalVariable(Name, true))
-    return GV;
   auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), SharedPadBytes);
   auto *GV = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
                                 Name, nullptr, GlobalValue::NotThreadLocal, ASShared);
   GV->setAlignment(Align(16));
-  return GV;
+  return Helpers.SmemPad = GV;
 }
 
 } // namespace
@@ -153,6 +153,13 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       return PreservedAnalyses::all();
     }
 
+  // Before anything is analysed (a hardened module is refused above, for what it is): the pass's own helpers and hidden parameters are named
+  // in the reserved namespace, and no tenant name may be there.
+  if (!refuseReservedNames(M, name(), &Report)) {
+    Finish();
+    return PreservedAnalyses::all();
+  }
+
   RefuseFn Refuse = [&](Function &F, Instruction *I, StateSpace S, AccessKind K,
                         const Twine &Why) {
     std::string Reason = Why.str();
@@ -184,6 +191,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::none();
   }
 
+  ModuleHelpers Helpers;
   const char *ModeName = Opts.Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
   for (auto [K, H] : zip(Kernels, Hardeners)) {
     // Static allocas outside the entry block would grow the stack per iteration;
@@ -208,12 +216,12 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     unsigned N = NewF->arg_size();
     KernelConfiner C(*NewF, NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_ARENA_BASE_INDEX),
                      NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_ARENA_SIZE_INDEX),
-                     Opts.Mode);
+                     Opts.Mode, Helpers);
     H->harden(*NewF, C);
     ZeroShared |= C.usedShared();
     if (C.usedSharedWindow()) {
       // Reference the pad so ptxas allocates it for this kernel.
-      C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M), /*isVolatile=*/true);
+      C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M, Helpers), /*isVolatile=*/true);
     }
     emitZeroInit(*NewF, C, ZeroShared);
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);

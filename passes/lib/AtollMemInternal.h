@@ -65,8 +65,9 @@ std::string checkSyncOperands(const llvm::CallBase &CB);
 /// cannot fault (barrier id & 15, member mask | %lanemask_eq); true if changed.
 bool confineSyncOperands(llvm::CallBase &CB);
 
-/// Empty when the inline asm is register-only (allow-listed opcodes, no memory
-/// operands); otherwise the reason for refusing it.
+/// Empty when the inline asm is on the allow-list (exact template, constraints and
+/// type: libdevice's asm and a few register-only helpers); otherwise the reason
+/// for refusing it, with the asm text.
 std::string checkInlineAsm(const llvm::InlineAsm &IA);
 
 /// Inlines every call to a defined function into the kernels, refusing recursion
@@ -100,12 +101,29 @@ std::optional<uint64_t> objectSize(const llvm::Value *Object, const llvm::DataLa
 
 //===-- Confinement code generation ----------------------------------------===//
 
+/// Module-scope helpers the pass creates once per run and keeps by handle. It never
+/// looks a name up: a tenant symbol of the same name would be taken for its own
+/// (tenant names in the reserved namespace are refused first, ReservedNames.cpp).
+struct ModuleHelpers {
+  llvm::GlobalVariable *DynSmem = nullptr; // start of dynamic shared memory
+  llvm::GlobalVariable *SmemPad = nullptr; // the shared pad
+};
+
+/// Reserved-name prefix: every module-scope symbol and hidden parameter the
+/// passes, the runtime or the ABI create is named "__atoll...".
+inline constexpr const char *ReservedPrefix = "__atoll";
+
+/// Refuses every tenant symbol (function, global, alias, ifunc, declared or
+/// defined, used or dead) and every function parameter in the reserved
+/// namespace, one diagnostic each. Returns false when something was refused.
+bool refuseReservedNames(llvm::Module &M, llvm::StringRef PassName, HardeningReport *Report);
+
 /// Emits the confinement of one kernel's accesses. Values that depend only on
 /// the launch (masks, the shared window) are computed once in the entry block.
 class KernelConfiner {
 public:
   KernelConfiner(llvm::Function &Kernel, llvm::Value *ArenaBase, llvm::Value *ArenaSize,
-                 ClampingMode Mode);
+                 ClampingMode Mode, ModuleHelpers &Helpers);
 
   /// Confines Ptr for an access of Size bytes (constant or i64 value) and
   /// alignment Align; returns the pointer to use instead (same type as Ptr).
@@ -150,6 +168,7 @@ private:
   llvm::Value *alignDown(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Align A);
 
   llvm::Function &F;
+  ModuleHelpers &Helpers;
   const llvm::DataLayout &DL;
   llvm::Value *ArenaBase, *ArenaSize;
   ClampingMode Mode;

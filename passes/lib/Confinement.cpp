@@ -44,8 +44,8 @@ static BasicBlock::iterator entryInsertPoint(Function &F) {
 }
 
 KernelConfiner::KernelConfiner(Function &Kernel, Value *ArenaBase, Value *ArenaSize,
-                               ClampingMode Mode)
-    : F(Kernel), DL(Kernel.getParent()->getDataLayout()), ArenaBase(ArenaBase),
+                               ClampingMode Mode, ModuleHelpers &Helpers)
+    : F(Kernel), Helpers(Helpers), DL(Kernel.getParent()->getDataLayout()), ArenaBase(ArenaBase),
       ArenaSize(ArenaSize), Mode(Mode),
       Entry(Kernel.getContext()), I32(Type::getInt32Ty(Kernel.getContext())),
       I64(Type::getInt64Ty(Kernel.getContext())) {
@@ -83,13 +83,31 @@ static Value *alignHint(IRBuilder<> &B, Value *V, Align A) {
   return B.CreateCall(Ty, Asm, {V}, "atoll.align.hint");
 }
 
+// An object clamp's limit is a constant (object size - access size), so a range
+// the optimiser believes the offset has (a tenant promise, or a "fact" derived
+// from UB such as x / 0 <= x) would fold umin(off, lim) away. The offset passes
+// through an identity asm first: nothing after it (IR optimisation, the NVPTX
+// DAG) knows anything about it. ptxas, which sees through the mov, reasons on
+// PTX semantics, where these operations are defined. Arena and shared-window
+// clamps need no such step: their limits and masks are launch values the
+// compiler cannot know, so no belief about the input can fold them.
+static Value *opaque(IRBuilder<> &B, Value *V) {
+  unsigned Bits = V->getType()->getIntegerBitWidth();
+  auto *Ty = FunctionType::get(V->getType(), {V->getType()}, false);
+  auto *Asm = InlineAsm::get(Ty, Bits == 32 ? "mov.b32 $0, $1;" : "mov.b64 $0, $1;",
+                             Bits == 32 ? "=r,r" : "=l,l", /*hasSideEffects=*/false);
+  return B.CreateCall(Ty, Asm, {V}, "atoll.opaque");
+}
+
 // A 32-bit offset in [0, Lim] (Lim = window - S, at most 4 GiB - 1), aligned down
 // to A (to Known, at least A, when the unclamped offset is known to be aligned to
 // it), as an i64 to add to the window's base.
 static Value *offset32(IRBuilder<> &B, Value *Off64, Value *Lim64, Align A,
-                       Align Known = Align(1)) {
+                       Align Known = Align(1), bool Opaque = false) {
   Type *I32 = B.getInt32Ty();
   Value *Off = B.CreateTrunc(Off64, I32);
+  if (Opaque)
+    Off = opaque(B, Off);
   Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, B.CreateTrunc(Lim64, I32));
   if (Known > A)
     Off = alignHint(B, Off, Known);
@@ -193,7 +211,7 @@ Value *KernelConfiner::sharedBytes() {
     Value *Lo = sharedLo();
     Module &M = *F.getParent();
     auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), 0);
-    GlobalVariable *Dyn = M.getGlobalVariable("__atoll_dyn_smem", true);
+    GlobalVariable *&Dyn = Helpers.DynSmem; // one per module, shared by its kernels
     if (!Dyn) {
       Dyn = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage, nullptr,
                                "__atoll_dyn_smem", nullptr, GlobalValue::NotThreadLocal,
@@ -296,9 +314,9 @@ Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object
   Value *Lim = H.CreateSub(ConstantInt::get(IntPtrTy, ObjectBytes),
                            H.CreateZExtOrTrunc(Size, IntPtrTy), "atoll.obj.lim");
   if (IntPtrTy->getIntegerBitWidth() > 32 && ObjectBytes <= UINT32_MAX) {
-    Off = offset32(B, Off, Lim, A, Known);
+    Off = offset32(B, Off, Lim, A, Known, /*Opaque=*/true);
   } else {
-    Off = B.CreateBinaryIntrinsic(Intrinsic::umin, Off, Lim);
+    Off = B.CreateBinaryIntrinsic(Intrinsic::umin, opaque(B, Off), Lim);
     Off = alignDown(B, Off, A);
   }
   return B.CreateGEP(B.getInt8Ty(), Obj, Off, "atoll.obj.addr");

@@ -25,7 +25,7 @@ AtollDiagnostic::AtollDiagnostic(StringRef PassName, const Function &F, const In
     OS << ": " << instructionText(I);
 }
 
-AtollDiagnostic::AtollDiagnostic(StringRef PassName, const GlobalVariable &GV,
+AtollDiagnostic::AtollDiagnostic(StringRef PassName, const GlobalValue &GV,
                                  const Twine &Reason)
     : DiagnosticInfo(kindID(), DS_Error) {
   raw_string_ostream OS(Message);

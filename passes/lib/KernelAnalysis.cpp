@@ -357,7 +357,7 @@ bool KernelHardener::checkCall(CallBase &CB) {
       return false;
     }
     record(&CB, StateSpace::Unknown, AccessKind::InlineAsm, Outcome::ProvenSafe,
-           "register-only inline asm");
+           "inline asm on the allow-list");
     return true;
   }
   Function *Callee = CB.getCalledFunction();

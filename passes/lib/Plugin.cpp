@@ -1,5 +1,6 @@
 // Entry point of libAtollPasses.so for opt -load-pass-plugin and clang -fpass-plugin.
 #include "atoll/passes/Registration.h"
+#include "atoll/passes/StripFacts.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -21,11 +22,22 @@ struct HardenDeviceModule : PassInfoMixin<HardenDeviceModule> {
   }
   static bool isRequired() { return true; }
 };
+// Before clang's optimisation pipeline: the tenant's facts go first.
+struct StripDeviceFacts : PassInfoMixin<StripDeviceFacts> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
+    if (!Triple(M.getTargetTriple()).isNVPTX())
+      return PreservedAnalyses::all();
+    return Atoll::StripFactsPass().run(M, AM);
+  }
+  static bool isRequired() { return true; }
+};
 } // namespace
 
 extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "AtollPasses", "0.1.0", [](PassBuilder &PB) {
             Atoll::registerAtollPasses(PB);
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel) { MPM.addPass(StripDeviceFacts()); });
             PB.registerOptimizerLastEPCallback(
                 [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
                   MPM.addPass(HardenDeviceModule());

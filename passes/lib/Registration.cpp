@@ -2,6 +2,7 @@
 
 #include "atoll/passes/AtollMem.h"
 #include "atoll/passes/PromotePtxConstantGlobals.h"
+#include "atoll/passes/StripFacts.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -12,6 +13,10 @@ namespace Atoll {
 void registerAtollPasses(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == StripFactsPass::name()) {
+          MPM.addPass(StripFactsPass());
+          return true;
+        }
         if (Name == PromotePtxConstantGlobalsPass::name()) {
           MPM.addPass(PromotePtxConstantGlobalsPass());
           return true;

@@ -7,6 +7,7 @@
 
 #include "atoll/passes/HardeningReport.h"
 #include "atoll/passes/Registration.h"
+#include "atoll/passes/StripFacts.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -123,6 +124,13 @@ Error prepareModule(Module &M, const CompileOptions &Opts) {
   std::unique_ptr<TargetMachine> TM = std::move(*TMOrErr);
   if (M.getDataLayout().isDefault())
     M.setDataLayout(TM->createDataLayout());
+
+  // First, on the tenant's module alone: no promise of the tenant's (a range, an
+  // alignment, an assumption) may reach the optimiser or outlive the clamps.
+  {
+    ModuleAnalysisManager NoAnalyses;
+    StripFactsPass().run(M, NoAnalyses);
+  }
 
   DiagnosticCollector Diags(M.getContext());
   if (usesLibdevice(M))

@@ -452,28 +452,50 @@ std::vector<Attack> buildAttacks() {
   // --- inline assembly -----------------------------------------------------------------------
   {
     Attack &a = add(contained1("asm_register_only", "asm", "asm_ok",
-                               "register-only asm (mul/add in a scope, mov %smid): allowed",
+                               "allow-listed asm (libdevice's mad.lo.cc/madc block, mov %smid): allowed",
                                {atkB(), u32(7)}));
     a.checks.push_back(wordEquals(5, 7 * 3 + 5)); // out[t] = x * 3 + t
   }
   add(refused("asm_ld_global", "asm", "refuse_asm_ld_global", "ld.global in inline asm",
-              "is not register-only"));
+              "is not on the inline-asm allow-list"));
   add(refused("asm_st_global", "asm", "refuse_asm_st_global", "st.global in inline asm",
-              "is not register-only"));
+              "is not on the inline-asm allow-list"));
   add(refused("asm_hidden_store", "asm", "refuse_asm_hidden_store",
               "a guarded st.u32 after register-only statements in one asm string",
-              "'st.u32' is not register-only"));
+              "is not on the inline-asm allow-list"));
   add(refused("asm_brace_smuggle", "asm", "refuse_asm_brace_smuggle",
               "ld.global between two register scopes on one line ('}{')",
-              "is not register-only"));
+              "is not on the inline-asm allow-list"));
   add(refused("asm_memory_operand", "asm", "refuse_asm_memory_operand",
-              "inline asm with an \"=*m\" memory operand (IR)", "memory operand"));
+              "inline asm with an \"=*m\" memory operand (IR)", "is not on the inline-asm allow-list"));
   add(refused("asm_cvta", "asm", "refuse_asm_cvta", "cvta.to.global in inline asm",
-              "'cvta.to.global.u64' is not register-only"));
+              "is not on the inline-asm allow-list"));
   add(refused("asm_trap", "asm", "refuse_asm_trap", "trap in inline asm",
-              "'trap' is not register-only"));
+              "is not on the inline-asm allow-list"));
   add(refused("asm_brkpt", "asm", "refuse_asm_brkpt", "brkpt in inline asm",
-              "'brkpt' is not register-only"));
+              "is not on the inline-asm allow-list"));
+
+  add(refused("asm_reg_range", "asm", "refuse_asm_reg_range",
+              "a '%rd<8>' register range in the asm's scope that names the compiler's %rd1",
+              "\"{ .reg .b64 %rd<8>; mov.u64 %rd1, $0; }\" (constraints \"l\", type void (i64)) "
+              "is not on the inline-asm allow-list"));
+  add(refused("asm_write_input", "asm", "refuse_asm_write_input",
+              "asm that writes its input operand (a register the compiler may reuse)",
+              "\"add.u64 $1, $1, $2; mov.u64 $0, $1;\" (constraints \"=l,l,l\", type i64 (ptr, i64)) "
+              "is not on the inline-asm allow-list"));
+
+  // --- reserved names and tenant facts -------------------------------------------------------
+  add(refused("reserved_smem_pad", "names", "refuse_reserved_smem_pad",
+              "a 1-byte __shared__ array named __atoll_smem_pad (the pass's shared pad)",
+              "refused global '__atoll_smem_pad': the name is reserved"));
+  {
+    Attack &a = add(contained1("facts_fold_clamp", "facts", "facts",
+                               "range/noundef/align on the victim-address parameter, llvm.assume "
+                               "(in range, align, dereferenceable) and range [0, 16) on a stack "
+                               "index of 2^20 (IR)",
+                               {victimAddr(), atkB(), u32(1u << 20)}));
+    a.note = "every fact is stripped before -O2; object clamps are opaque to the compiler";
+  }
 
   // --- faults: traps, asserts, UB --------------------------------------------------------------
   add(refused("trap_on_value", "fault", "refuse_trap", "__trap() on a tenant-chosen value",

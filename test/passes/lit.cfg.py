@@ -21,6 +21,7 @@ config.substitutions.append(("%opt-atoll", f"{opt} -load-pass-plugin={config.ato
 config.substitutions.append(("%llc-sm90", os.path.join(config.llvm_tools_dir, "llc")
                              + " -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90"))
 config.substitutions.append(("%atoll-harden", config.atoll_harden))
+config.substitutions.append(("%gen-asm-allowlist", config.atoll_gen_asm))
 config.substitutions.append(("%clang-cuda", f"{config.clang} -x cuda --cuda-device-only "
                              f"--cuda-gpu-arch=sm_90 --cuda-path={config.cuda_path} -O2 "
                              "-emit-llvm -c -Wno-unknown-cuda-version"))

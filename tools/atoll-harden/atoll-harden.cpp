@@ -14,6 +14,7 @@
 
 #include "atoll/passes/AtollMem.h"
 #include "atoll/passes/HardeningReport.h"
+#include "atoll/passes/StripFacts.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -319,6 +320,10 @@ int main(int argc, char **argv) {
       Opts.OptLevel = *Level;
       if (Error E = tc::prepareModule(**M, Opts))
         return reportFailure(std::move(E), InputName);
+    } else {
+      // prepareModule strips the tenant's facts first; without it, so do we.
+      ModuleAnalysisManager NoAnalyses;
+      Atoll::StripFactsPass().run(**M, NoAnalyses);
     }
     Error E = tc::hardenModule(**M, Opts);
     printReport(Report, ReportOS);

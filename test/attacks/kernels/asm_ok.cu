@@ -1,18 +1,18 @@
-// Register-only inline assembly (allowed: arithmetic, logic, moves, special
-// registers) and faults the compiler removes (unreachable, division by zero).
+// Allow-listed inline assembly (libdevice's asm, reads of special registers) and
+// faults the compiler removes (unreachable, division by zero).
 #include "common.h"
 
-// out[t] = x * 3 + t, computed in asm; the harness checks the value.
+// out[t] = x * 3 + t, computed in asm; the harness checks the value. Only asm on
+// the allow-list is accepted: libdevice's own mad.lo.cc/madc block, byte for byte
+// (lo = x * 3 + t), and the register-only read of %smid as clang emits it.
 extern "C" __global__ void asm_register_only(u32 *out, u32 x) {
-  u32 r, t = gtid();
-  asm("{ .reg .u32 tmp;\n\t"
-      "mul.lo.u32 tmp, %1, 3;\n\t"
-      "add.u32 %0, tmp, %2; }"
-      : "=r"(r)
-      : "r"(x), "r"(t));
+  u32 r, hi, t = gtid();
+  asm("{\n\tmad.lo.cc.u32   %0, %2, %3, %4;\n\tmadc.hi.u32     %1, %2, %3,  0;\n\t}"
+      : "=r"(r), "=r"(hi)
+      : "r"(x), "r"(3u), "r"(t));
   u32 sm;
   asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-  out[gtid()] = r + (sm & 0u);
+  out[gtid()] = r + (sm & 0u) + (hi & 0u);
 }
 // __builtin_unreachable on a path the tenant controls: the pass turns
 // `unreachable` into a return instead of a PTX trap.

@@ -22,7 +22,8 @@ define ptx_kernel void @rows(ptr byval(%struct.Rows) align 4 %s, i64 %i, ptr %ou
 ; CHECK-LABEL: define ptx_kernel void @rows(ptr byval(%struct.Rows) align 4 %s, i64 %i, ptr %out,
 ; CHECK-NOT:     atoll.align.hint
 ; CHECK:         [[T:%.*]] = trunc i64 %row to i32
-; CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 60)
+; CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+; CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 60)
 ; CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 ; CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 ; CHECK-NEXT:    getelementptr i8, ptr %s, i64 [[Z]]

@@ -29,14 +29,16 @@ define ptx_kernel void @by_value(ptr byval(%struct.S) align 4 %s, i64 %i, ptr %o
 ; 32 bits to 36 - 4 and aligned to 4.
 ; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 32)
+; CHECK-NEXT:    [[OPQT0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T0]])
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT0]], i32 32)
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %s, i64 [[Z0]]
 ; CHECK-NEXT:    %v = load i32, ptr [[P0]], align 4
 ; CHECK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
-; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 32)
+; CHECK-NEXT:    [[OPQT1:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T1]])
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT1]], i32 32)
 ; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr %s, i64 [[Z1]]

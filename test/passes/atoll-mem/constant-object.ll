@@ -32,7 +32,8 @@ define ptx_kernel void @lookup(i64 %i, ptr %out) {
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(4) @tab, i64 %i
 ; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 60)
+; CHECK-NEXT:    [[OPQT0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T0]])
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT0]], i32 60)
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(4) @tab, i64 [[Z0]]
@@ -41,7 +42,8 @@ define ptx_kernel void @lookup(i64 %i, ptr %out) {
 ; CHECK-NEXT:    %q = getelementptr float, ptr %g, i64 %i
 ; CHECK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
-; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 60)
+; CHECK-NEXT:    [[OPQT1:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T1]])
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT1]], i32 60)
 ; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @tab to ptr), i64 [[Z1]]
@@ -50,7 +52,8 @@ define ptx_kernel void @lookup(i64 %i, ptr %out) {
 ; CHECK-NEXT:    %r = getelementptr <4 x i32>, ptr addrspace(4) @wide, i64 %i
 ; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 16
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 48)
+; CHECK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 48)
 ; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -16
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
 ; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(4) @wide, i64 [[Z2]]
@@ -58,7 +61,8 @@ define ptx_kernel void @lookup(i64 %i, ptr %out) {
 
 ; PTX-LABEL: .entry lookup(
 ; PTX:         min.u32 [[C0:%r[0-9]+]], {{%r[0-9]+}}, 60;
-; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
+; PTX-NEXT:    and.b32 [[C0A:%r[0-9]+]], [[C0]], {{-?[0-9]+}};
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0A]];
 ; PTX-NEXT:    mov.b64 [[TAB:%rd[0-9]+]], tab;
 ; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[TAB]], [[Z0]];
 ; PTX-NEXT:    ld.const.b32 {{%r[0-9]+}}, {{\[}}[[A0]]{{\]}};

@@ -33,7 +33,8 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; CHECK:       atoll.body:
 ; 4 bytes into the 256-byte object (offset <= 252, 4-aligned, 32-bit) from the arena.
 ; CHECK:         [[DT0:%.*]] = trunc i64 {{%.*}} to i32
-; CHECK-NEXT:    [[DC0:%.*]] = call i32 @llvm.umin.i32(i32 [[DT0]], i32 252)
+; CHECK-NEXT:    [[OPQDT0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[DT0]])
+; CHECK-NEXT:    [[DC0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQDT0]], i32 252)
 ; CHECK-NEXT:    [[DA0:%.*]] = and i32 [[DC0]], -4
 ; CHECK-NEXT:    [[DZ0:%.*]] = zext i32 [[DA0]] to i64
 ; CHECK-NEXT:    [[DP0:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[DZ0]]

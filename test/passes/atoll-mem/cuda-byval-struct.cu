@@ -24,7 +24,8 @@ __global__ void apply(Params p, const float *in, float *out, int n) {
 // CHECK:         [[G:%.*]] = getelementptr inbounds nuw float, ptr [[P]], i64 [[I:%.*]]
 // CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
-// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 36)
+// CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 36)
 // CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 // CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 // CHECK-NEXT:    [[X:%.*]] = getelementptr i8, ptr [[P]], i64 [[Z]]

@@ -26,7 +26,8 @@ __global__ void poly(const float *x, float *y, int n, int k) {
 // CHECK:         [[G:%.*]] = getelementptr inbounds nuw float, ptr addrspacecast (ptr addrspace(4) @coeff to ptr), i64 [[I:%.*]]
 // CHECK-NEXT:    [[O:%atoll.obj.off[0-9]*]] = mul i64 [[I]], 4
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
-// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 124)
+// CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 124)
 // CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 // CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 // CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(4) @coeff to ptr), i64 [[Z]]

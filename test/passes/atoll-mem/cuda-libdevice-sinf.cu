@@ -19,7 +19,7 @@ __global__ void wave(const float *x, float *y, int n) {
 // ALONE: error: atoll-mem: refused in '_Z4wavePKfPfi': access to module-scope storage '__cudart_i2opi_f' (writable module globals are refused; run promote-ptx-constant-globals): {{.*}} = load i32, ptr addrspace(1) {{.*}}, align 4
 
 // VERBOSE-DAG: atoll-mem: _Z4wavePKfPfi: constant load confined: into its constant object
-// VERBOSE-DAG: atoll-mem: _Z4wavePKfPfi: unknown inline-asm proven-safe: register-only inline asm | {{.*}}asm "{\0A\09mad.lo.cc.u32
+// VERBOSE-DAG: atoll-mem: _Z4wavePKfPfi: unknown inline-asm proven-safe: inline asm on the allow-list | {{.*}}asm "{\0A\09mad.lo.cc.u32
 // VERBOSE-DAG: atoll-mem: _Z4wavePKfPfi: local store confined: into its stack object
 // VERBOSE-DAG: atoll-mem: _Z4wavePKfPfi: global store confined: into the arena (mask)
 
@@ -28,7 +28,8 @@ __global__ void wave(const float *x, float *y, int n) {
 // CHECK:         getelementptr inbounds nuw i32, ptr addrspace(4) @__cudart_i2opi_f, i64 [[I:%.*]]
 // CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
-// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 20)
+// CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 20)
 // CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 // CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 // CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspace(4) @__cudart_i2opi_f, i64 [[Z]]

@@ -34,17 +34,26 @@ __global__ void histo_local(const int *in, int *out, int n) {
 // CHECK:         getelementptr inbounds nuw i32, ptr [[ARR]], i64 [[I:%.*]]
 // CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
-// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 60)
+// CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 60)
 // CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 // CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 // CHECK-NEXT:    [[X:%.*]] = getelementptr i8, ptr [[ARR]], i64 [[Z]]
 // CHECK-NEXT:    load i32, ptr [[X]], align 4
 
-// In the PTX the umin disappears where the backend proves (x & 15) * 4 <= 60.
+// The umin stays even where the backend could prove (x & 15) * 4 <= 60: the
+// offset reaches it through an opaque asm, so no range the compiler derives
+// (from the code, or from UB) can fold an object clamp away.
 // PTX-LABEL: .entry _Z11histo_localPKiPii(
 // PTX:         .local .align 4 .b8 __local_depot0[64];
 // PTX:         st.local.b32 [{{%rd[0-9]+}}], 0;
 // PTX:         and.b32 [[I:%r[0-9]+]], {{%r[0-9]+}}, 15;
-// PTX-NEXT:    mul.wide.u32 [[O:%rd[0-9]+]], [[I]], 4;
-// PTX-NEXT:    add.s64 [[A:%rd[0-9]+]], {{%rd[0-9]+}}, [[O]];
+// PTX-NEXT:    shl.b32 [[O:%r[0-9]+]], [[I]], 2;
+// PTX-NEXT:    // begin inline asm
+// PTX-NEXT:    mov.b32 [[Q:%r[0-9]+]], [[O]];
+// PTX-NEXT:    // end inline asm
+// PTX-NEXT:    min.u32 [[C:%r[0-9]+]], [[Q]], 60;
+// PTX-NEXT:    and.b32 [[CA:%r[0-9]+]], [[C]], 60;
+// PTX-NEXT:    cvt.u64.u32 [[Z:%rd[0-9]+]], [[CA]];
+// PTX-NEXT:    add.s64 [[A:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z]];
 // PTX-NEXT:    ld.local.b32 {{%r[0-9]+}}, {{\[}}[[A]]{{\]}};

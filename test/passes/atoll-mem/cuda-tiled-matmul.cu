@@ -45,7 +45,8 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // As[ty], limit 1024 - 64; the row offset is known 16-aligned, so the alignment
 // mask is the inline-asm hint that keeps that visible to ptxas.
 // CHECK:         [[RO:%.*]] = trunc i64 {{%.*}} to i32
-// CHECK-NEXT:    [[RC:%.*]] = call i32 @llvm.umin.i32(i32 [[RO]], i32 960)
+// CHECK-NEXT:    [[OPQRO:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[RO]])
+// CHECK-NEXT:    [[RC:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQRO]], i32 960)
 // CHECK-NEXT:    [[RH:%.*]] = call i32 asm "and.b32 $0, $1, 0xfffffff0;", "=r,r"(i32 [[RC]])
 // CHECK-NEXT:    [[RZ:%.*]] = zext i32 [[RH]] to i64
 // CHECK-NEXT:    [[ROW:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr), i64 [[RZ]]
@@ -54,7 +55,8 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // before the loop.
 // CHECK:         [[O:%atoll.obj.off]] = add i64 {{%.*}}, {{%.*}}
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
-// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 1020)
+// CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+// CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 1020)
 // CHECK-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 // CHECK-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 // CHECK-NEXT:    [[P:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @_ZZ6matmulPKfS0_PfiE2As to ptr), i64 [[Z]]

@@ -12,7 +12,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define ptx_kernel void @same_block(
 ; CHECK:         [[OFF:%atoll.obj.off]] = mul i64 {{%.*}}, 4
 ; CHECK-NEXT:    [[T:%.*]] = trunc i64 [[OFF]] to i32
-; CHECK-NEXT:    [[CL:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 244)
+; CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+; CHECK-NEXT:    [[CL:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 244)
 ; CHECK:         [[BASE:%atoll.obj.addr]] = getelementptr i8, ptr addrspace(3) @tile, i64
 ; CHECK-NEXT:    %atoll.grp.addr = getelementptr i8, ptr addrspace(3) [[BASE]], i64 0
 ; CHECK-NEXT:    load float, ptr addrspace(3) %atoll.grp.addr, align 4
@@ -48,7 +49,8 @@ define ptx_kernel void @same_block(i32 %i, ptr %out) {
 ; CHECK:       far:
 ; CHECK:         [[O2:%atoll.obj.off[0-9]*]] = add i64 36, {{%.*}}
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[T2]], i32 252)
+; CHECK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 252)
 ; CHECK-NOT:     {{i32|i64}} 216
 define ptx_kernel void @two_blocks(i32 %i, i1 %c, ptr %out) {
   %b = getelementptr float, ptr addrspace(3) @tile, i32 %i

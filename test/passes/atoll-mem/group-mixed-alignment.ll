@@ -99,7 +99,8 @@ define ptx_kernel void @shared_float4(ptr %out, i64 %i) {
 ; CHECK:         %p12 = getelementptr inbounds nuw i8, ptr addrspace(3) %p, i64 12
 ; CHECK-NEXT:    [[SO:%.*]] = mul i64 %i, 16
 ; CHECK-NEXT:    [[ST:%.*]] = trunc i64 [[SO]] to i32
-; CHECK-NEXT:    [[SC:%.*]] = call i32 @llvm.umin.i32(i32 [[ST]], i32 240)
+; CHECK-NEXT:    [[OPQST:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[ST]])
+; CHECK-NEXT:    [[SC:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQST]], i32 240)
 ; CHECK-NEXT:    [[SA:%.*]] = and i32 [[SC]], -16
 ; CHECK-NEXT:    [[SZ:%.*]] = zext i32 [[SA]] to i64
 ; CHECK-NEXT:    [[SB:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[SZ]]

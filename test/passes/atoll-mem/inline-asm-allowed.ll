@@ -1,8 +1,9 @@
-; Register-only inline asm passes: libdevice's own asm (rcp.approx, mad.lo.cc and
-; madc blocks with .reg declarations and braces), predicated instructions, moves
-; of special registers and braced vector operands, %-registers the asm declares
-; itself inside its braces (also as a "%t<2>" range). It is left untouched and
-; reported as proven safe.
+; Inline asm on the allow-list passes untouched and is reported as proven safe:
+; libdevice's asm, byte for byte (rcp.approx; the mad.lo.cc/madc block that
+; sinf, cosf and tanf use; the .reg-scoped 128-bit multiply of sincos), and the
+; register-only reads of special registers, with or without sideeffect. A tenant
+; may paste libdevice's exact asm into its own code: each entry writes only its
+; output operands and the registers it declares inside its braces.
 ; RUN: %opt-atoll -passes='atoll-mem<verbose>' -S %s -o - 2>%t.verbose | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=VERBOSE --input-file=%t.verbose
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
@@ -10,37 +11,39 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-define ptx_kernel void @regs(ptr %out, float %x, i32 %a, i32 %b) {
+define ptx_kernel void @regs(ptr %out, float %x, i32 %a, i32 %b, i64 %c, i64 %d) {
   %r = call float asm "rcp.approx.ftz.f32 $0,$1;", "=f,f"(float %x)
-  %m = call i32 asm "{\0A\09.reg .u32 t1;\0A\09mad.lo.cc.u32 t1, $1, $2, 0;\0A\09madc.hi.u32 $0, $1, $2, 0;\0A\09}", "=r,r,r"(i32 %a, i32 %b)
-  %p = call i32 asm "{ .reg .pred p; setp.ne.s32 p, $1, 0; @p add.s32 $0, $1, 1; }", "=r,r"(i32 %a)
-  %c = call i32 asm sideeffect "mov.u32 $0, %clock;", "=r"()
-  %v = call i64 asm "mov.b64 $0, {$1, $2};", "=l,r,r"(i32 %a, i32 %b)
-  %q = call i32 asm "{\0A\09.reg .pred %pp;\0A\09.reg .b32 %t<2>;\0A\09setp.ne.s32 %pp, $1, 0;\0A\09selp.b32 %t1, 1, 0, %pp;\0A\09mov.b32 $0, %t1;\0A\09}", "=r,r"(i32 %a)
+  %m = call { i32, i32 } asm "{\0A\09mad.lo.cc.u32   $0, $2, $3, $4;\0A\09madc.hi.u32     $1, $2, $3,  0;\0A\09}", "=r,=r,r,r,r"(i32 %a, i32 %b, i32 3)
+  %w = call { i64, i64 } asm "{\0A\09.reg .u32 r0, r1, r2, r3, alo, ahi, blo, bhi;\0A\09mov.b64         {alo,ahi}, $2;   \0A\09mov.b64         {blo,bhi}, $3;   \0A\09mul.lo.u32      r0, alo, blo;    \0A\09mul.hi.u32      r1, alo, blo;    \0A\09mad.lo.cc.u32   r1, alo, bhi, r1;\0A\09madc.hi.u32     r2, alo, bhi,  0;\0A\09mad.lo.cc.u32   r1, ahi, blo, r1;\0A\09madc.hi.cc.u32  r2, ahi, blo, r2;\0A\09madc.hi.u32     r3, ahi, bhi,  0;\0A\09mad.lo.cc.u32   r2, ahi, bhi, r2;\0A\09addc.u32        r3, r3,  0;      \0A\09mov.b64         $0, {r0,r1};     \0A\09mov.b64         $1, {r2,r3};     \0A\09}", "=l,=l,l,l"(i64 %c, i64 %d)
   %l = call i32 asm "mov.u32 $0, %laneid;", "=r"()
-  %s = add i32 %m, %p
-  %s1 = add i32 %s, %c
-  %s3 = add i32 %s1, %q
-  %s2 = add i32 %s3, %l
+  %s = call i32 asm sideeffect "mov.u32 $0, %smid;", "=r"()
+  %t = call i64 asm sideeffect "mov.u64 $0, %clock64;", "=l"()
+  %g = call i64 asm sideeffect "mov.u64 $0, %globaltimer;", "=l"()
+  %m0 = extractvalue { i32, i32 } %m, 0
+  %s1 = add i32 %m0, %l
+  %s2 = add i32 %s1, %s
   store i32 %s2, ptr %out, align 4
   store float %r, ptr %out, align 4
-  store i64 %v, ptr %out, align 8
+  %w0 = extractvalue { i64, i64 } %w, 0
+  %t1 = add i64 %t, %g
+  %t2 = add i64 %t1, %w0
+  store i64 %t2, ptr %out, align 8
   ret void
 }
 
 ; CHECK-LABEL: define ptx_kernel void @regs(
 ; CHECK:         %r = call float asm "rcp.approx.ftz.f32 $0,$1;", "=f,f"(float %x)
-; CHECK-NEXT:    %m = call i32 asm "{\0A\09.reg .u32 t1;\0A\09mad.lo.cc.u32 t1, $1, $2, 0;\0A\09madc.hi.u32 $0, $1, $2, 0;\0A\09}", "=r,r,r"(i32 %a, i32 %b)
-; CHECK-NEXT:    %p = call i32 asm "{ .reg .pred p; setp.ne.s32 p, $1, 0; @p add.s32 $0, $1, 1; }", "=r,r"(i32 %a)
-; CHECK-NEXT:    %c = call i32 asm sideeffect "mov.u32 $0, %clock;", "=r"()
-; CHECK-NEXT:    %v = call i64 asm "mov.b64 $0, {$1, $2};", "=l,r,r"(i32 %a, i32 %b)
-; CHECK-NEXT:    %q = call i32 asm "{\0A\09.reg .pred %pp;\0A\09.reg .b32 %t<2>;
+; CHECK-NEXT:    %m = call { i32, i32 } asm "{\0A\09mad.lo.cc.u32   $0, $2, $3, $4;
+; CHECK-NEXT:    %w = call { i64, i64 } asm "{\0A\09.reg .u32 r0, r1, r2, r3, alo, ahi, blo, bhi;
 ; CHECK-NEXT:    %l = call i32 asm "mov.u32 $0, %laneid;", "=r"()
+; CHECK-NEXT:    %s = call i32 asm sideeffect "mov.u32 $0, %smid;", "=r"()
+; CHECK-NEXT:    %t = call i64 asm sideeffect "mov.u64 $0, %clock64;", "=l"()
+; CHECK-NEXT:    %g = call i64 asm sideeffect "mov.u64 $0, %globaltimer;", "=l"()
 
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %r = call float asm "rcp.approx.ftz.f32
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %m = call i32 asm
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %p = call i32 asm
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %c = call i32 asm sideeffect
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %v = call i64 asm
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %q = call i32 asm
-; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: register-only inline asm | %l = call i32 asm
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %r = call float asm "rcp.approx.ftz.f32
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %m = call { i32, i32 } asm
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %w = call { i64, i64 } asm
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %l = call i32 asm
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %s = call i32 asm sideeffect
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %t = call i64 asm sideeffect
+; VERBOSE: atoll-mem: regs: unknown inline-asm proven-safe: inline asm on the allow-list | %g = call i64 asm sideeffect

@@ -46,6 +46,7 @@ define ptx_kernel void @kern(ptr %in, ptr %out, i64 %i) {
 ; CHECK:         getelementptr float, ptr addrspacecast (ptr addrspace(3) @tile to ptr), i64 %i
 ; CHECK-NEXT:    mul i64 %i, 4
 ; CHECK-NEXT:    trunc i64
+; CHECK-NEXT:    call i32 asm "mov.b32 $0, $1;", "=r,r"
 ; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 {{%.*}}, i32 60)
 ; CHECK-NEXT:    and i32
 ; CHECK-NEXT:    zext i32

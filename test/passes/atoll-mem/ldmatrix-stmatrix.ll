@@ -29,7 +29,8 @@ define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
 ; CHECK-NEXT:    %r = getelementptr [8 x i16], ptr addrspace(3) @a, i64 %row
 ; CHECK-NEXT:    [[O0:%.*]] = mul i64 %row, 16
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 240)
+; CHECK-NEXT:    [[OPQT0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T0]])
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT0]], i32 240)
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -16
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[Z0]]
@@ -50,7 +51,8 @@ define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
 ; CHECK-NEXT:    %g = call i32 @llvm.nvvm.ldmatrix.sync.aligned.m8n8.x1.trans.b16.p0(ptr [[G1]])
 ; CHECK-NEXT:    [[O2:%.*]] = mul i64 %row, 16
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 240)
+; CHECK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 240)
 ; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -16
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
 ; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @a, i64 [[Z2]]
@@ -58,7 +60,8 @@ define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
 
 ; PTX-LABEL: .entry mma_tiles(
 ; PTX:         min.u32 [[C0:%r[0-9]+]], {{%r[0-9]+}}, 240;
-; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
+; PTX-NEXT:    and.b32 [[C0A:%r[0-9]+]], [[C0]], {{-?[0-9]+}};
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0A]];
 ; PTX-NEXT:    mov.b64 [[OBJ:%rd[0-9]+]], a;
 ; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[OBJ]], [[Z0]];
 ; PTX-NEXT:    ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{.*}}, {{\[}}[[A0]]{{\]}};
@@ -67,4 +70,6 @@ define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
 ; PTX-NEXT:    add.s64 [[W1:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z1]];
 ; PTX-NEXT:    cvta.shared.u64 [[G1:%rd[0-9]+]], [[W1]];
 ; PTX-NEXT:    ldmatrix.sync.aligned.m8n8.x1.trans.b16 {{.*}}, {{\[}}[[G1]]{{\]}};
-; PTX-NEXT:    stmatrix.sync.aligned.m8n8.x1.shared.b16 {{\[}}[[A0]]{{\]}},
+; The same offset again: the object clamp's opaque step is not CSE'd by the DAG.
+; PTX:         min.u32 [[C2:%r[0-9]+]], {{%r[0-9]+}}, 240;
+; PTX:         stmatrix.sync.aligned.m8n8.x1.shared.b16 {{\[}}{{%rd[0-9]+}}{{\]}},

@@ -32,7 +32,8 @@ define ptx_kernel void @stack(i64 %i, i64 %j, ptr %out) {
 ; CHECK-NEXT:    %p = getelementptr i32, ptr %arr, i64 %i
 ; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 60)
+; CHECK-NEXT:    [[OPQT0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T0]])
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT0]], i32 60)
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %arr, i64 [[Z0]]
@@ -42,7 +43,8 @@ define ptx_kernel void @stack(i64 %i, i64 %j, ptr %out) {
 ; CHECK-NEXT:    %q = getelementptr i32, ptr addrspace(5) %l, i64 %j
 ; CHECK-NEXT:    [[O1:%.*]] = mul i64 %j, 4
 ; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
-; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 60)
+; CHECK-NEXT:    [[OPQT1:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T1]])
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT1]], i32 60)
 ; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspace(5) %arr.atoll, i64 [[Z1]]
@@ -50,7 +52,8 @@ define ptx_kernel void @stack(i64 %i, i64 %j, ptr %out) {
 ; 8 bytes align 4: offset <= 56.
 ; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 56)
+; CHECK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 56)
 ; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -4
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
 ; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr %arr, i64 [[Z2]]
@@ -60,11 +63,13 @@ define ptx_kernel void @stack(i64 %i, i64 %j, ptr %out) {
 ; PTX:         .local .align 4 .b8 __local_depot0[64];
 ; PTX:         st.local.b32 [{{%rd[0-9]+}}], 0;
 ; PTX:         min.u32 [[C0:%r[0-9]+]], {{%r[0-9]+}}, 60;
-; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
+; PTX-NEXT:    and.b32 [[C0A:%r[0-9]+]], [[C0]], {{-?[0-9]+}};
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0A]];
 ; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z0]];
 ; PTX-NEXT:    st.local.b32 {{\[}}[[A0]]{{\]}}, 7;
 ; PTX:         min.u32 [[C1:%r[0-9]+]], {{%r[0-9]+}}, 60;
-; PTX-NEXT:    cvt.u64.u32 [[Z1:%rd[0-9]+]], [[C1]];
+; PTX-NEXT:    and.b32 [[C1A:%r[0-9]+]], [[C1]], {{-?[0-9]+}};
+; PTX-NEXT:    cvt.u64.u32 [[Z1:%rd[0-9]+]], [[C1A]];
 ; PTX-NEXT:    add.s64 [[A1:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z1]];
 ; PTX-NEXT:    ld.local.b32 {{%r[0-9]+}}, {{\[}}[[A1]]{{\]}};
-; PTX-NEXT:    min.u32 [[C2:%r[0-9]+]], {{%r[0-9]+}}, 56;
+; PTX:         min.u32 [[C2:%r[0-9]+]], {{%r[0-9]+}}, 56;

@@ -40,7 +40,8 @@ define ptx_kernel void @masked(ptr %p, i64 %i, <4 x i1> %m) {
 ; MASK-NEXT:    %s = getelementptr float, ptr addrspace(3) @sm, i64 %i
 ; MASK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
 ; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
-; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 112)
+; MASK-NEXT:    [[OPQT1:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T1]])
+; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT1]], i32 112)
 ; MASK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -16
 ; MASK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
 ; MASK-NEXT:    [[X1:%.*]] = getelementptr i8, ptr addrspace(3) @sm, i64 [[Z1]]
@@ -49,7 +50,8 @@ define ptx_kernel void @masked(ptr %p, i64 %i, <4 x i1> %m) {
 ; MASK-NEXT:    %l = getelementptr float, ptr %loc, i64 %i
 ; MASK-NEXT:    [[O2:%.*]] = mul i64 %i, 4
 ; MASK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; MASK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 16)
+; MASK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; MASK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 16)
 ; MASK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -4
 ; MASK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
 ; MASK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr %loc, i64 [[Z2]]
@@ -63,6 +65,8 @@ define ptx_kernel void @masked(ptr %p, i64 %i, <4 x i1> %m) {
 ; MOD-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MOD-NEXT:    %v = call <4 x float> @llvm.masked.load.v4f32.p0(ptr align 4 [[X0]], <4 x i1> %m, <4 x float> zeroinitializer)
 ; MOD:         [[T1:%.*]] = trunc i64 %atoll.obj.off to i32
-; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[T1]], i32 112)
+; MOD-NEXT:    [[OPQT1:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T1]])
+; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[OPQT1]], i32 112)
 ; MOD:         [[T2:%.*]] = trunc i64 %atoll.obj.off2 to i32
-; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[T2]], i32 16)
+; MOD-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 16)

@@ -30,13 +30,15 @@ define ptx_kernel void @copies(i64 %off, i64 %n, ptr %out) {
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 64)
 ; CHECK:         [[LIMD:%.*]] = sub i64 32, [[L]]
 ; CHECK-NEXT:    [[TD:%.*]] = trunc i64 {{%.*}} to i32
+; CHECK-NEXT:    [[QTD:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[TD]])
 ; CHECK-NEXT:    [[LD:%.*]] = trunc i64 [[LIMD]] to i32
-; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[TD]], i32 [[LD]])
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[QTD]], i32 [[LD]])
 ; CHECK:         getelementptr i8, ptr %buf, i64
 ; CHECK:         [[LIMS:%.*]] = sub i64 64, [[L]]
 ; CHECK-NEXT:    [[TS:%.*]] = trunc i64 [[OFF]] to i32
+; CHECK-NEXT:    [[QTS:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[TS]])
 ; CHECK-NEXT:    [[LS:%.*]] = trunc i64 [[LIMS]] to i32
-; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[TS]], i32 [[LS]])
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[QTS]], i32 [[LS]])
 ; CHECK:         getelementptr i8, ptr addrspace(4) @tab, i64
 ; CHECK:         call void @llvm.memcpy.p0.p4.i64(ptr align 8 {{%.*}}, ptr addrspace(4) align 8 {{%.*}}, i64 [[L]], i1 false)
 ; stack (32) -> shared tile (16): len = umin(umin(n, 16), 32).
@@ -45,8 +47,9 @@ define ptx_kernel void @copies(i64 %off, i64 %n, ptr %out) {
 ; CHECK-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 32)
 ; CHECK:         [[LIMT:%.*]] = sub i64 16, [[M]]
 ; CHECK-NEXT:    [[TT:%.*]] = trunc i64 [[OFF]] to i32
+; CHECK-NEXT:    [[QTT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[TT]])
 ; CHECK-NEXT:    [[LT:%.*]] = trunc i64 [[LIMT]] to i32
-; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[TT]], i32 [[LT]])
+; CHECK-NEXT:    call i32 @llvm.umin.i32(i32 [[QTT]], i32 [[LT]])
 ; CHECK:         getelementptr i8, ptr addrspace(3) @tile, i64
 ; CHECK:         sub i64 32, [[M]]
 ; CHECK:         call void @llvm.memcpy.p3.p0.i64(ptr addrspace(3) align 1 {{%.*}}, ptr align 8 {{%.*}}, i64 [[M]], i1 false)

@@ -47,7 +47,8 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 ; MASK-NEXT:    %t = getelementptr i32, ptr addrspace(3) @tile, i64 %i
 ; MASK-NEXT:    [[TO:%.*]] = mul i64 %i, 4
 ; MASK-NEXT:    [[T:%.*]] = trunc i64 [[TO]] to i32
-; MASK-NEXT:    [[TC:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 240)
+; MASK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+; MASK-NEXT:    [[TC:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT]], i32 240)
 ; MASK-NEXT:    [[TA:%.*]] = and i32 [[TC]], -4
 ; MASK-NEXT:    [[TZ:%.*]] = zext i32 [[TA]] to i64
 ; MASK-NEXT:    [[TP:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[TZ]]
@@ -71,7 +72,8 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 ; MOD:         call i64 @llvm.umin.i64(i64 {{%.*}}, i64 %atoll.lim)
 ; MOD:         call void @llvm.memcpy.inline.p0.p0.i64(ptr align 8 {{%.*}}, ptr align 8 {{%.*}}, i64 32, i1 false)
 ; MOD:         [[TT:%.*]] = trunc i64 %atoll.obj.off to i32
-; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[TT]], i32 240)
+; MOD-NEXT:    [[OPQTT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[TT]])
+; MOD-NEXT:    call i32 @llvm.umin.i32(i32 [[OPQTT]], i32 240)
 ; MOD:         [[L:%.*]] = call i64 @llvm.umin.i64(i64 1024, i64 %__atoll_arena_size)
 ; MOD:         [[LIM:%.*]] = sub i64 %__atoll_arena_size, [[L]]
 ; MOD-NEXT:    call i64 @llvm.umin.i64(i64 {{%.*}}, i64 [[LIM]])

@@ -28,21 +28,24 @@ define ptx_kernel void @unsafe(ptr %out) {
 ; Offset -4 (the GEP's constant index): clamped (as an unsigned offset it is
 ; huge: umin picks 28).
 ; CHECK-NEXT:    %neg = getelementptr i8, ptr %arr, i64 -4
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 -4, i32 28)
+; CHECK-NEXT:    [[OPQ4:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 -4)
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQ4]], i32 28)
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr %arr, i64 [[Z0]]
 ; CHECK-NEXT:    store i32 1, ptr [[P0]], align 4
 ; Offset 30 + 4 bytes > 32: clamped to 28, 2-aligned.
 ; CHECK-NEXT:    %past = getelementptr i8, ptr %arr, i64 30
-; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 30, i32 28)
+; CHECK-NEXT:    [[OPQ30:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 30)
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQ30]], i32 28)
 ; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -2
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr %arr, i64 [[Z1]]
 ; CHECK-NEXT:    store i32 2, ptr [[P1]], align 2
 ; Offset 6 with align 4: the low bits are cleared.
 ; CHECK-NEXT:    %mis = getelementptr i8, ptr %arr, i64 6
-; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 6, i32 28)
+; CHECK-NEXT:    [[OPQ6:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 6)
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQ6]], i32 28)
 ; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -4
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
 ; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr %arr, i64 [[Z2]]
@@ -50,7 +53,8 @@ define ptx_kernel void @unsafe(ptr %out) {
 ; In bounds and 16-aligned relative to the object, but the object was only
 ; 4-aligned: confined (and the object's alignment raised).
 ; CHECK-NEXT:    %under = getelementptr i8, ptr %arr, i64 16
-; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 16, i32 16)
+; CHECK-NEXT:    [[OPQ16:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 16)
+; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQ16]], i32 16)
 ; CHECK-NEXT:    [[A3:%.*]] = and i32 [[C3]], -16
 ; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[A3]] to i64
 ; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr %arr, i64 [[Z3]]

@@ -45,7 +45,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; CHECK-NEXT:    %cg = addrspacecast ptr addrspace(3) %c to ptr
 ; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 60)
+; CHECK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 60)
 ; CHECK-NEXT:    [[AL2:%.*]] = and i32 [[C2]], -4
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[AL2]] to i64
 ; CHECK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @cnt to ptr), i64 [[Z2]]
@@ -99,7 +100,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; PTX:         or.b64 [[A1:%rd[0-9]+]],
 ; PTX-NEXT:    atom.sys.cas.b64 {{%rd[0-9]+}}, {{\[}}[[A1]]{{\]}}, 0, 1;
 ; PTX:         min.u32 [[M2:%r[0-9]+]], {{%r[0-9]+}}, 60;
-; PTX-NEXT:    cvt.u64.u32 [[O2:%rd[0-9]+]], [[M2]];
+; PTX-NEXT:    and.b32 [[M2A:%r[0-9]+]], [[M2]], {{-?[0-9]+}};
+; PTX-NEXT:    cvt.u64.u32 [[O2:%rd[0-9]+]], [[M2A]];
 ; PTX:         add.s64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, [[O2]];
 ; PTX-NEXT:    atom.cta.max.s32 {{%r[0-9]+}}, {{\[}}[[A2]]{{\]}},
 ; PTX:         or.b64 [[A3:%rd[0-9]+]],

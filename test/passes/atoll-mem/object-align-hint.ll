@@ -54,7 +54,8 @@ define ptx_kernel void @row_dot(ptr %out, i64 %ty, i64 %tx) {
 ; CHECK:         %r12 = getelementptr inbounds nuw i8, ptr addrspace(3) %row, i64 12
 ; CHECK-NEXT:    [[AO:%.*]] = mul i64 %ty, 64
 ; CHECK-NEXT:    [[AT:%.*]] = trunc i64 [[AO]] to i32
-; CHECK-NEXT:    [[AC:%.*]] = call i32 @llvm.umin.i32(i32 [[AT]], i32 1008)
+; CHECK-NEXT:    [[OPQAT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[AT]])
+; CHECK-NEXT:    [[AC:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQAT]], i32 1008)
 ; CHECK-NEXT:    [[AH:%atoll.align.hint]] = call i32 asm "and.b32 $0, $1, 0xfffffff0;", "=r,r"(i32 [[AC]])
 ; CHECK-NEXT:    [[AZ:%.*]] = zext i32 [[AH]] to i64
 ; CHECK-NEXT:    [[AB:%.*]] = getelementptr i8, ptr addrspace(3) @As, i64 [[AZ]]
@@ -71,7 +72,8 @@ define ptx_kernel void @row_dot(ptr %out, i64 %ty, i64 %tx) {
 ; CHECK:         %c12 = getelementptr inbounds nuw i8, ptr addrspace(3) %col, i64 12
 ; CHECK-NEXT:    [[BO:%.*]] = mul i64 %tx, 4
 ; CHECK-NEXT:    [[BT:%.*]] = trunc i64 [[BO]] to i32
-; CHECK-NEXT:    [[BC:%.*]] = call i32 @llvm.umin.i32(i32 [[BT]], i32 1008)
+; CHECK-NEXT:    [[OPQBT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[BT]])
+; CHECK-NEXT:    [[BC:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQBT]], i32 1008)
 ; CHECK-NEXT:    [[BA:%.*]] = and i32 [[BC]], -4
 ; CHECK-NEXT:    [[BZ:%.*]] = zext i32 [[BA]] to i64
 ; CHECK-NEXT:    getelementptr i8, ptr addrspace(3) @Bs, i64 [[BZ]]
@@ -92,7 +94,7 @@ define ptx_kernel void @row_dot(ptr %out, i64 %ty, i64 %tx) {
 ; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+4{{\]}};
 ; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+8{{\]}};
 ; PTX-NEXT:    ld.shared.b32 {{%r[0-9]+}}, {{\[}}[[R]]+12{{\]}};
-; PTX-NOT:     inline asm
+; PTX-NOT:     0xfffffff0
 ; PTX:         min.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1008;
-; PTX-NOT:     inline asm
+; PTX-NOT:     0xfffffff0
 ; PTX:         ret;

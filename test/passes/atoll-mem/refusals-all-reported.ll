@@ -28,7 +28,7 @@ define ptx_kernel void @third(ptr %p) {
 
 ; CHECK-DAG: atoll-mem: refused in 'two_problems': atomic on local memory (undefined in PTX): %o = atomicrmw add ptr %a, i32 1 monotonic, align 4
 ; CHECK-DAG: atoll-mem: refused in 'two_problems': trap: a trap faults the shared CUDA context (use an early return): call void @llvm.trap()
-; CHECK-DAG: atoll-mem: refused in 'third': inline asm instruction 'st.global.u32' is not register-only
+; CHECK-DAG: atoll-mem: refused in 'third': inline asm "st.global.u32 [$0], 1;" (constraints "l", type void (ptr)) is not on the inline-asm allow-list
 ; CHECK-NOT: refused in 'clean'
 ; OPT: error: atoll-mem: refused in 'two_problems':
 ; OPT-NOT: refused in

@@ -28,8 +28,9 @@ define ptx_kernel void @stage(ptr %src, i64 %off, i64 %n) {
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; CHECK-NEXT:    [[LIM0:%.*]] = sub i64 128, [[L]]
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[OFF]] to i32
+; CHECK-NEXT:    [[Q0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T0]])
 ; CHECK-NEXT:    [[LT0:%.*]] = trunc i64 [[LIM0]] to i32
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 [[LT0]])
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[Q0]], i32 [[LT0]])
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[D:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[Z0]]

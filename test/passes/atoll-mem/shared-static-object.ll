@@ -36,7 +36,8 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @buf, i64 %i
 ; CHECK-NEXT:    [[O0:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[O0]] to i32
-; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[T0]], i32 252)
+; CHECK-NEXT:    [[OPQT0:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T0]])
+; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT0]], i32 252)
 ; CHECK-NEXT:    [[A0:%.*]] = and i32 [[C0]], -4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[P0:%.*]] = getelementptr i8, ptr addrspace(3) @buf, i64 [[Z0]]
@@ -45,7 +46,8 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; CHECK-NEXT:    %g = addrspacecast ptr addrspace(3) %p to ptr
 ; CHECK-NEXT:    [[O1:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
-; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 252)
+; CHECK-NEXT:    [[OPQT1:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T1]])
+; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT1]], i32 252)
 ; CHECK-NEXT:    [[A1:%.*]] = and i32 [[C1]], -4
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[A1]] to i64
 ; CHECK-NEXT:    [[P1:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @buf to ptr), i64 [[Z1]]
@@ -54,14 +56,16 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; CHECK-NEXT:    %f = getelementptr i64, ptr addrspace(3) @flags, i64 %i
 ; CHECK-NEXT:    [[O2:%.*]] = mul i64 %i, 8
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
-; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 56)
+; CHECK-NEXT:    [[OPQT2:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T2]])
+; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT2]], i32 56)
 ; CHECK-NEXT:    [[A2:%.*]] = and i32 [[C2]], -8
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[A2]] to i64
 ; CHECK-NEXT:    [[P2:%.*]] = getelementptr i8, ptr addrspace(3) @flags, i64 [[Z2]]
 ; CHECK-NEXT:    %o = atomicrmw or ptr addrspace(3) [[P2]], i64 1 monotonic, align 8
 ; CHECK-NEXT:    [[O3:%.*]] = mul i64 %i, 8
 ; CHECK-NEXT:    [[T3:%.*]] = trunc i64 [[O3]] to i32
-; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[T3]], i32 56)
+; CHECK-NEXT:    [[OPQT3:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T3]])
+; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT3]], i32 56)
 ; CHECK-NEXT:    [[A3:%.*]] = and i32 [[C3]], -8
 ; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[A3]] to i64
 ; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr addrspace(3) @flags, i64 [[Z3]]
@@ -69,7 +73,8 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; 8 bytes align 8 in @buf (raised to align 8): offset <= 248, 8-aligned.
 ; CHECK-NEXT:    [[O4:%.*]] = mul i64 %i, 4
 ; CHECK-NEXT:    [[T4:%.*]] = trunc i64 [[O4]] to i32
-; CHECK-NEXT:    [[C4:%.*]] = call i32 @llvm.umin.i32(i32 [[T4]], i32 248)
+; CHECK-NEXT:    [[OPQT4:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T4]])
+; CHECK-NEXT:    [[C4:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT4]], i32 248)
 ; CHECK-NEXT:    [[A4:%.*]] = and i32 [[C4]], -8
 ; CHECK-NEXT:    [[Z4:%.*]] = zext i32 [[A4]] to i64
 ; CHECK-NEXT:    [[P4:%.*]] = getelementptr i8, ptr addrspace(3) @buf, i64 [[Z4]]
@@ -80,14 +85,20 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; PTX:         bar.sync 0;
 ; PTX-NEXT:    cvt.u32.u64 [[I:%r[0-9]+]], {{%rd[0-9]+}};
 ; PTX-NEXT:    shl.b32 [[I4:%r[0-9]+]], [[I]], 2;
-; PTX-NEXT:    min.u32 [[C0:%r[0-9]+]], [[I4]], 252;
-; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0]];
+; The offset passes through the opaque identity asm before the clamp.
+; PTX-NEXT:    // begin inline asm
+; PTX-NEXT:    mov.b32 [[Q0:%r[0-9]+]], [[I4]];
+; PTX-NEXT:    // end inline asm
+; PTX-NEXT:    min.u32 [[C0:%r[0-9]+]], [[Q0]], 252;
+; PTX-NEXT:    and.b32 [[C0A:%r[0-9]+]], [[C0]], 252;
+; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[C0A]];
 ; PTX-NEXT:    mov.b64 [[BUF:%rd[0-9]+]], buf;
 ; PTX-NEXT:    add.s64 [[A0:%rd[0-9]+]], [[BUF]], [[Z0]];
 ; PTX-NEXT:    st.shared.b32 {{\[}}[[A0]]{{\]}}, {{%r[0-9]+}};
 ; PTX:         min.u32 [[C2:%r[0-9]+]], {{%r[0-9]+}}, 56;
-; PTX-NEXT:    cvt.u64.u32 [[Z2:%rd[0-9]+]], [[C2]];
+; PTX-NEXT:    and.b32 [[C2A:%r[0-9]+]], [[C2]], {{-?[0-9]+}};
+; PTX-NEXT:    cvt.u64.u32 [[Z2:%rd[0-9]+]], [[C2A]];
 ; PTX-NEXT:    mov.b64 [[FL:%rd[0-9]+]], flags;
 ; PTX-NEXT:    add.s64 [[A2:%rd[0-9]+]], [[FL]], [[Z2]];
 ; PTX-NEXT:    atom.shared.or.b64 {{%rd[0-9]+}}, {{\[}}[[A2]]{{\]}}, 1;
-; PTX-NEXT:    atom.relaxed.sys.shared.cas.b64 {{%rd[0-9]+}}, {{\[}}[[A2]]{{\]}},
+; PTX:         atom.relaxed.sys.shared.cas.b64 {{%rd[0-9]+}}, {{\[}}{{%rd[0-9]+}}{{\]}},

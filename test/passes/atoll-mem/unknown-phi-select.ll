@@ -49,7 +49,8 @@ join:
 ; CHECK-NEXT:    [[R3:%.*]] = ptrtoint ptr addrspace(3) %t2 to i64
 ; CHECK-NEXT:    [[O3:%.*]] = sub i64 [[R3]], ptrtoint (ptr addrspace(3) @tile to i64)
 ; CHECK-NEXT:    [[T3:%.*]] = trunc i64 [[O3]] to i32
-; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[T3]], i32 124)
+; CHECK-NEXT:    [[OPQT3:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T3]])
+; CHECK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[OPQT3]], i32 124)
 ; CHECK-NEXT:    [[A3:%.*]] = and i32 [[C3]], -4
 ; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[A3]] to i64
 ; CHECK-NEXT:    [[P3:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[Z3]]

@@ -10,7 +10,7 @@
 
 namespace llvm {
 class Function;
-class GlobalVariable;
+class GlobalValue;
 class Instruction;
 } // namespace llvm
 
@@ -26,8 +26,8 @@ public:
   AtollDiagnostic(llvm::StringRef PassName, const llvm::Function &F,
                   const llvm::Instruction *I, const llvm::Twine &Reason,
                   llvm::DiagnosticSeverity Severity = llvm::DS_Error);
-  /// A refusal about a module-scope global (no instruction to point at).
-  AtollDiagnostic(llvm::StringRef PassName, const llvm::GlobalVariable &GV,
+  /// A refusal about a module-scope symbol (no instruction to point at).
+  AtollDiagnostic(llvm::StringRef PassName, const llvm::GlobalValue &GV,
                   const llvm::Twine &Reason);
 
   void print(llvm::DiagnosticPrinter &DP) const override;
