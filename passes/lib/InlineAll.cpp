@@ -211,8 +211,8 @@ bool refuseNonCallFunctionUses(Module &M, ArrayRef<Function *> Kernels, const Re
       else if (auto *CE = dyn_cast<ConstantExpr>(Usr))
         Where = std::string(" (a '") + CE->getOpcodeName() + "' constant expression)";
       RefuseAt(&F, "function '" + F.getName() + "' is used in a constant expression" + Where +
-                       ": only direct calls may refer to a function (its code would otherwise "
-                       "reach the PTX unhardened)");
+                       ": only direct calls may refer to a function (no indirect calls; its code "
+                       "would otherwise reach the PTX unhardened)");
       break;
     }
   }

@@ -617,6 +617,10 @@ private:
             ++I;
           }
           expect(";");
+        } else if (t.text == ".shared") {
+          // A static shared variable that only this kernel uses ("demoted" into the
+          // function by the backend): the same rules as at module scope.
+          parseVariable(/*isExtern=*/false);
         } else if (t.text == ".param") {
           return (void)fail(t.line, "parameter declaration inside a body (a call sequence)");
         } else {
@@ -648,9 +652,16 @@ private:
     std::vector<std::string> operands;
     std::string operand;
     int nest = 0;
-    bool any = false;
+    bool any = false, prevWord = false;
     while (!atEnd() && !(nest == 0 && is(";"))) {
       const Token &t = cur();
+      // Two words in a row (no operator or comma between) are no operand: a
+      // missing ';' would otherwise glue the next statement into this one.
+      bool word = t.kind != Token::Punct;
+      if (word && prevWord)
+        return (void)fail(t.line, "expected ';' or an operator before '" + std::string(t.text) +
+                                      "'");
+      prevWord = word;
       if (t.text == "(" || t.text == "[" || t.text == "{")
         ++nest;
       else if (t.text == ")" || t.text == "]" || t.text == "}")
