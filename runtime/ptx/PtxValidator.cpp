@@ -32,6 +32,17 @@ std::string_view trim(std::string_view s) {
 
 bool hasPrefix(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+/// PTX identifiers: [a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+. The tokeniser
+/// is more lenient ('.' continues a word); symbol names are held to this.
+bool isPtxIdentifier(std::string_view s) {
+  if (s.empty())
+    return false;
+  auto follow = [](char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '$'; };
+  if (!isAlpha(s[0]) && !((s[0] == '_' || s[0] == '$' || s[0] == '%') && s.size() > 1))
+    return false;
+  return std::all_of(s.begin() + 1, s.end(), follow);
+}
+
 /// The allow-list: opcodes (the part before the first '.') that only compute on
 /// registers or access memory through an address the passes confined. Everything
 /// else is refused (deny by default); checkInstruction adds per-opcode rules.
@@ -473,6 +484,9 @@ private:
       return;
     if (name.empty())
       return (void)fail(line, "variable without a name");
+    if (!isPtxIdentifier(name))
+      return (void)fail(line, "variable name '" + std::string(name) +
+                                  "' is not a valid PTX identifier");
     if (space == Space::Shared && init)
       return (void)fail(line, ".shared variable with an initialiser");
     if (isExtern && !(space == Space::Shared && unsized))
@@ -499,6 +513,8 @@ private:
       return (void)fail(line, "expected a kernel name after .entry");
     std::string name(cur().text);
     ++I;
+    if (!isPtxIdentifier(name))
+      return (void)fail(line, "entry name '" + name + "' is not a valid PTX identifier");
     auto it = std::find_if(Exp.entries.begin(), Exp.entries.end(),
                            [&](const ExpectedEntry &e) { return e.name == name; });
     if (it == Exp.entries.end())

@@ -111,9 +111,29 @@ Error checkReflectFolded(const Module &M) {
   return Error::success();
 }
 
+/// Kernels are the module's entry points: one that is not plain external (internal,
+/// private, linkonce, weak, available_externally, ...) may be deleted, merged or
+/// renamed by -O2 and code generation, so that what was checked would not be what
+/// is emitted. Refused before anything else runs.
+Error checkKernelLinkage(const Module &M) {
+  for (const Function &F : M.functions())
+    if (!F.isDeclaration() && isKernel(F) && !F.hasExternalLinkage())
+      return makeError(FailureKind::Refused,
+                       "refused: kernel '" + F.getName() +
+                           "' does not have external linkage (optimisation could delete or "
+                           "rename it)",
+                       ("error: kernel '" + F.getName() +
+                        "' does not have external linkage (optimisation could delete or "
+                        "rename it)\n")
+                           .str());
+  return Error::success();
+}
+
 } // namespace
 
 Error prepareModule(Module &M, const CompileOptions &Opts) {
+  if (Error E = checkKernelLinkage(M))
+    return E;
   if (Opts.OptLevel > 3)
     return makeError(FailureKind::CompileError,
                      "invalid optimisation level " + Twine(Opts.OptLevel) + " (expected 0-3)");

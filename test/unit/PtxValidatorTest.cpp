@@ -376,3 +376,22 @@ TEST(PtxValidator, CheckInstructionDirect) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(PtxValidator, SymbolNamesMustBePtxIdentifiers) {
+  std::string dotted = module("");
+  for (size_t p; (p = dotted.find("k_param")) != std::string::npos;)
+    dotted.replace(p, 7, "kparam");
+  dotted.replace(dotted.find(".entry k("), 9, ".entry k.1(");
+  Expectation e = expectK();
+  e.entries[0].name = "k.1";
+  EXPECT_NE(check(dotted, e).find("entry name 'k.1' is not a valid PTX identifier"),
+            std::string::npos);
+  EXPECT_NE(check(module("", ".const .align 4 .u32 a.b;\n"), expectK({}, false))
+                .find("variable name 'a.b' is not a valid PTX identifier"),
+            std::string::npos);
+  EXPECT_EQ(check(module("", ".const .align 4 .u32 $str;\n"), expectK({}, false)), "");
+}
+
+} // namespace
