@@ -165,6 +165,28 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
 
 namespace Atoll {
 
+/// Where a constant use of a function ends up, for the message: the global whose
+/// initialiser holds it, or the function whose instruction uses it.
+static std::string whereUsed(User *U) {
+  std::string Expr;
+  if (auto *CE = dyn_cast<ConstantExpr>(U))
+    Expr = std::string("a '") + CE->getOpcodeName() + "' constant expression ";
+  SmallVector<User *, 8> Work{U};
+  SmallPtrSet<User *, 16> Seen;
+  while (!Work.empty()) {
+    User *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (auto *GV = dyn_cast<GlobalVariable>(X))
+      return " (" + Expr + "in the initialiser of '" + GV->getName().str() + "')";
+    if (auto *I = dyn_cast<Instruction>(X))
+      return " (" + Expr + "in '" + I->getFunction()->getName().str() + "')";
+    if (isa<Constant>(X) && !isa<GlobalValue>(X))
+      append_range(Work, X->users());
+  }
+  return Expr.empty() ? "" : " (" + Expr.substr(0, Expr.size() - 1) + ")";
+}
+
 bool refuseNonCallFunctionUses(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Refuse) {
   // llvm.used / llvm.compiler.used only keep symbols alive (they would reach the
   // PTX without being called, hence without being hardened): drop them.
@@ -205,12 +227,8 @@ bool refuseNonCallFunctionUses(Module &M, ArrayRef<Function *> Kernels, const Re
       // is refused by checkOnlyHardenedKernelsLeft.
       if (isa<GlobalAlias>(Usr) || isa<GlobalIFunc>(Usr) || isa<Function>(Usr))
         continue;
-      std::string Where;
-      if (auto *GV = dyn_cast<GlobalVariable>(Usr))
-        Where = " (the initialiser of '" + GV->getName().str() + "')";
-      else if (auto *CE = dyn_cast<ConstantExpr>(Usr))
-        Where = std::string(" (a '") + CE->getOpcodeName() + "' constant expression)";
-      RefuseAt(&F, "function '" + F.getName() + "' is used in a constant expression" + Where +
+      RefuseAt(&F, "function '" + F.getName() + "' is used in a constant expression" +
+                       whereUsed(Usr) +
                        ": only direct calls may refer to a function (no indirect calls; its code "
                        "would otherwise reach the PTX unhardened)");
       break;
