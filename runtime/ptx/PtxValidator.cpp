@@ -557,8 +557,19 @@ private:
                                   std::to_string(Exp.hiddenParams) +
                                   " hidden): it was not hardened");
     for (size_t k = it->tenantParams; k < expected; ++k) {
+      // .param .u64 name, or a 64-bit pointer: .param .u64 .ptr [.global] [.align N] name
       const auto &p = params[k];
-      if (p.size() != 3 || (p[1] != ".u64" && p[1] != ".b64" && p[1] != ".s64"))
+      bool ok = p.size() >= 3 && (p[1] == ".u64" || p[1] == ".b64" || p[1] == ".s64");
+      size_t j = 2;
+      if (ok && p.size() > 3) {
+        ok = p[j++] == ".ptr";
+        if (ok && j < p.size() && p[j] == ".global")
+          ++j;
+        if (ok && j + 1 < p.size() && p[j] == ".align")
+          j += 2;
+        ok = ok && j + 1 == p.size();
+      }
+      if (!ok)
         return (void)fail(line, "entry '" + name + "': hidden parameter " +
                                     std::to_string(k - it->tenantParams) +
                                     " is not a plain 64-bit parameter");

@@ -37,10 +37,12 @@ Expected<std::vector<KernelSignature>> finalKernelSignatures(const Module &M, bo
       return makeError(FailureKind::CompileError,
                        "kernel '" + F.getName() + "' lacks the hidden ABI parameters");
     for (size_t I = N - ATOLL_HIDDEN_PARAM_COUNT; I < N; ++I)
-      if (!F.getArg(I)->getType()->isIntegerTy(64))
+      if (Type *T = F.getArg(I)->getType();
+          !T->isIntegerTy(64) && !(T->isPointerTy() && M.getDataLayout().getTypeSizeInBits(T) == 64))
         return makeError(FailureKind::CompileError,
                          "kernel '" + F.getName() + "': hidden parameter " +
-                             Twine(I - (N - ATOLL_HIDDEN_PARAM_COUNT)) + " is not i64");
+                             Twine(I - (N - ATOLL_HIDDEN_PARAM_COUNT)) +
+                             " is not 64-bit (i64 or a pointer)");
     auto It = find_if(All, [&](const KernelSignature &S) { return S.name == F.getName(); });
     KernelSignature S = std::move(*It);
     S.params.resize(N - ATOLL_HIDDEN_PARAM_COUNT);
