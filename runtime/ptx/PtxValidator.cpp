@@ -58,6 +58,9 @@ const std::set<std::string_view> &allowedOpcodes() {
       "shr",
       // data movement and conversion
       "mov", "prmt", "cvt", "cvta", "isspacep", "ld", "ldu", "st", "cp",
+      // warp-wide matrix fragments: shared-memory row addresses confined by the
+      // passes (ldmatrix/stmatrix), register-only (movmatrix, mma)
+      "ldmatrix", "stmatrix", "movmatrix", "mma",
       // warp and block synchronisation, atomics, memory ordering
       "shfl", "vote", "match", "activemask", "redux", "bar", "barrier", "membar", "fence", "atom",
       "red", "nanosleep",

@@ -99,6 +99,9 @@ TEST(PtxValidator, AcceptsTheFormsOfHardenedKernels) {
 	red.shared.add.u32 	[%rd3], %r1;
 	cp.async.ca.shared.global 	[%rd3], [%rd5], 4;
 	cp.async.commit_group;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 	{%r18, %r19, %r20, %r21}, [%rd6];
+	stmatrix.sync.aligned.m8n8.x1.shared.b16 	[%rd6], {%r18};
+	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 	{%r1, %r2, %r3, %r4}, {%r5, %r6, %r7, %r8}, {%r9, %r10}, {%r11, %r12, %r13, %r14};
 	cp.async.wait_all;
 	fma.rn.f32 	%r1, %r2, %r3, %r4;
 	mov.b32 	%r1, 0f3F800000;
