@@ -1,8 +1,8 @@
 ; Nothing but a direct call may refer to a function: a function kept alive by a
 ; constant expression would reach the PTX without being hardened (only kernels,
 ; and what is inlined into them, are analysed). Refused, naming the function:
-; a pointer in a global's initialiser, a ptrtoint constant expression in an
-; instruction, a kernel's own address, aliases and ifuncs. llvm.used and
+; a pointer in a global's initialiser (llvm.global_ctors included), a ptrtoint
+; constant expression in an instruction, a kernel's own address, aliases and ifuncs. llvm.used and
 ; llvm.compiler.used are dropped (they only keep symbols alive), and after
 ; hardening no definition but the hardened kernels may be left.
 ; RUN: rm -rf %t && split-file %s %t
@@ -12,6 +12,7 @@
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/alias.ll 2>&1 | FileCheck %s --check-prefix=ALIAS
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/ifunc.ll 2>&1 | FileCheck %s --check-prefix=IFUNC
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/personality.ll 2>&1 | FileCheck %s --check-prefix=LEFT
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/ctors.ll 2>&1 | FileCheck %s --check-prefix=CTORS
 ; RUN: %opt-atoll -passes=atoll-mem -S %t/used.ll 2>&1 | FileCheck %s --check-prefix=USED
 
 ; TABLE: error: atoll-mem: refused in 'evil': function 'evil' is used in a constant expression (a 'ptrtoint' constant expression in the initialiser of 'tab'): only direct calls may refer to a function (no indirect calls; its code would otherwise reach the PTX unhardened)
@@ -19,6 +20,7 @@
 ; KADDR: error: atoll-mem: refused in 'k': function 'k' is used in a constant expression (in the initialiser of 'self')
 ; ALIAS: error: atoll-mem: refused in 'evil': alias 'evil_alias' is not allowed (it could expose unhardened code)
 ; IFUNC: error: atoll-mem: refused in 'resolver': ifunc 'chosen' is not allowed (it could expose unhardened code)
+; CTORS: error: atoll-mem: refused in 'init': function 'init' is used in a constant expression (in the initialiser of 'llvm.global_ctors')
 ; LEFT: error: atoll-mem: refused in 'pers': function 'pers' is still in the module after hardening (only hardened kernels may reach the PTX)
 
 ; USED-NOT: @llvm.used
@@ -114,6 +116,19 @@ define internal void @evil() {
 }
 define void @evil2() {
   store i32 1, ptr inttoptr (i64 8192 to ptr)
+  ret void
+}
+define ptx_kernel void @k(ptr %out) {
+  store i32 2, ptr %out
+  ret void
+}
+
+;--- ctors.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init, ptr null }]
+define internal void @init() {
+  store i32 1, ptr inttoptr (i64 4096 to ptr)
   ret void
 }
 define ptx_kernel void @k(ptr %out) {
