@@ -572,6 +572,7 @@ private:
           j += 2;
         ok = ok && j + 1 == p.size();
       }
+      ok = ok && p.back().front() != '.' && p.back().front() != '%';
       if (!ok)
         return (void)fail(line, "entry '" + name + "': hidden parameter " +
                                     std::to_string(k - it->tenantParams) +

@@ -211,6 +211,10 @@ TEST(PtxValidator, EntryWithoutTheHiddenParameters) {
   narrow.replace(narrow.find(".param .u64 k_param_2"), 21, ".param .u32 k_param_2");
   EXPECT_NE(check(narrow).find("hidden parameter 1 is not a plain 64-bit parameter"),
             std::string::npos);
+  std::string nameless = module("");
+  nameless.replace(nameless.find(".param .u64 k_param_2"), 21, ".param .u64 .ptr");
+  EXPECT_NE(check(nameless).find("hidden parameter 1 is not a plain 64-bit parameter"),
+            std::string::npos);
   // A 64-bit pointer is a 64-bit parameter too (e.g. a control-block pointer).
   std::string ptr = module("");
   ptr.replace(ptr.find(".param .u64 k_param_2"), 21, ".param .u64 .ptr .global .align 8 k_param_2");
