@@ -736,6 +736,24 @@ define ptx_kernel void @kept(ptr %p) {
                         "could delete or rename it)");
 }
 
+TEST(ToolchainFinal, WeakAndLinkonceKernelsAreKept) {
+  auto C = compileIR(withHeader(R"(
+define linkonce_odr ptx_kernel void @tmpl(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+define weak_odr ptx_kernel void @tmpl2(ptr %p) {
+  store i32 2, ptr %p
+  ret void
+}
+)"));
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 2u);
+  EXPECT_EQ(C->kernels[0].name, "tmpl");
+  EXPECT_EQ(C->kernels[1].name, "tmpl2");
+  EXPECT_NE(C->ptx.find(".entry tmpl("), std::string::npos);
+}
+
 TEST(ToolchainFinal, ValidatorRefusalIsTypedAndNamesTheLine) {
   auto F = failureOf(compileIR(withHeader(R"(
 define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
