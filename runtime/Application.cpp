@@ -1,6 +1,7 @@
 // Loading applications: cache lookup (memory, then disk), the toolchain (bitcode ->
-// hardened PTX), the check that every kernel carries the hidden parameters, the
-// driver JIT, and the Application / Kernel classes.
+// hardened PTX), the PTX validator before every load (every kernel carries the
+// hidden parameters, nothing outside the allow-list), the driver JIT, and the
+// Application / Kernel classes.
 #include "RuntimeState.h"
 #include "ptx/PtxValidator.h"
 #include "toolchain/Toolchain.h"

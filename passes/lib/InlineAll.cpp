@@ -161,10 +161,6 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
   return true;
 }
 
-} // namespace Atoll
-
-namespace Atoll {
-
 /// Where a constant use of a function ends up, for the message: the global whose
 /// initialiser holds it, or the function whose instruction uses it.
 static std::string whereUsed(User *U) {
