@@ -1,7 +1,9 @@
 // Loading applications: cache lookup (memory, then disk), the toolchain (bitcode ->
-// hardened PTX), the check that every kernel carries the hidden parameters, the
-// driver JIT, and the Application / Kernel classes.
+// hardened PTX), the PTX validator before every load (every kernel carries the
+// hidden parameters, nothing outside the allow-list), the driver JIT, and the
+// Application / Kernel classes.
 #include "RuntimeState.h"
+#include "ptx/PtxValidator.h"
 #include "toolchain/Toolchain.h"
 
 #include "atoll/abi.h"
@@ -94,6 +96,23 @@ Error toolchainError(llvm::Error err) {
   return out;
 }
 
+/// The independent check of the final artifact, before every load: the entries
+/// are exactly the entry's kernels with the hidden parameters, and nothing outside
+/// the PTX allow-list (ptx/PtxValidator.h) is in the module.
+Status validatePtx(const CompiledEntry &entry) {
+  if (Status s = checkHardenedEntries(entry.ptx, entry.kernels); !s)
+    return s;
+  ptx::Expectation exp;
+  exp.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
+  for (const KernelInfo &k : entry.kernels)
+    exp.entries.push_back({k.name, uint32_t(k.params.size())});
+  if (auto v = ptx::validate(entry.ptx, exp))
+    return Error(ErrorCode::Refused,
+                 fmt::format("refused by the PTX validator: {}", v->describe()),
+                 fmt::format("PTX line {}: {}", v->line, v->text));
+  return {};
+}
+
 void unloadModule(void *owner, void *module) noexcept {
   auto *state = static_cast<RuntimeState *>(owner);
   if (state->makeCurrent())
@@ -129,8 +148,8 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
   Application::Origin origin = Application::Origin::Compiled;
   if (!options.ptxCacheDir.empty()) {
     entry = readDiskEntry(options.ptxCacheDir, key);
-    if (entry && !checkHardenedEntries(entry->ptx, entry->kernels))
-      entry.reset(); // never trust an entry that lacks the hidden parameters
+    if (entry && !validatePtx(*entry))
+      entry.reset(); // never trust an entry that fails validation: compile afresh
     if (entry) {
       origin = Application::Origin::DiskCache;
       diskHits++;
@@ -162,7 +181,7 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
         k.params.push_back(toParamInfo(p));
       fresh.kernels.push_back(std::move(k));
     }
-    if (Status s = checkHardenedEntries(fresh.ptx, fresh.kernels); !s)
+    if (Status s = validatePtx(fresh); !s)
       return named(std::move(s).error());
     if (!options.ptxCacheDir.empty())
       (void)writeDiskEntry(options.ptxCacheDir, key, fresh); // best effort
@@ -178,6 +197,9 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
 
 Result<std::shared_ptr<const LoadedModule>>
 RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping clamping) {
+  // Whatever the entry's origin, nothing reaches the driver unvalidated.
+  if (Status s = validatePtx(entry); !s)
+    return std::move(s).error();
   auto m = std::make_shared<LoadedModule>();
   m->key = key;
   m->ptx = std::move(entry.ptx);

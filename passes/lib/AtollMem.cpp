@@ -168,7 +168,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     AtollDiagnostic D(name(), F, I, Reason);
     M.getContext().diagnose(D);
   };
-  if (!inlineAllCalls(M, Kernels, Refuse)) {
+  if (!refuseNonCallFunctionUses(M, Kernels, Refuse) || !inlineAllCalls(M, Kernels, Refuse)) {
     Finish();
     return PreservedAnalyses::none();
   }
@@ -226,6 +226,8 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     emitZeroInit(*NewF, C, ZeroShared);
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }
+  // What is emitted must be what was checked: nothing but hardened kernels.
+  checkOnlyHardenedKernelsLeft(M, Refuse);
   Finish();
   return PreservedAnalyses::none();
 }

@@ -75,6 +75,18 @@ std::string checkInlineAsm(const llvm::InlineAsm &IA);
 bool inlineAllCalls(llvm::Module &M, llvm::ArrayRef<llvm::Function *> Kernels,
                     const RefuseFn &Refuse);
 
+/// Nothing may keep code alive but a call from a kernel: drops llvm.used and
+/// llvm.compiler.used, refuses aliases, ifuncs and every use of a function that is
+/// not the callee of a call (a constant table, a ptrtoint constant expression, a
+/// global's initialiser, ...), naming the function. False when something was refused.
+bool refuseNonCallFunctionUses(llvm::Module &M, llvm::ArrayRef<llvm::Function *> Kernels,
+                               const RefuseFn &Refuse);
+
+/// After hardening: erases global variables nothing uses any more and refuses
+/// (naming it) every function definition that is not a hardened kernel, so that
+/// nothing unhardened can reach the PTX. False when something was refused.
+bool checkOnlyHardenedKernelsLeft(llvm::Module &M, const RefuseFn &Refuse);
+
 //===-- Pointer origins ----------------------------------------------------===//
 
 /// Where a pointer may point, traced back through GEPs, casts, phis and selects.

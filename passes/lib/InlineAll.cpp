@@ -1,9 +1,15 @@
 // Device functions are inlined into the kernels, so that every access is hardened
 // in the kernel that runs it and device code needs no hidden-parameter plumbing.
-// Recursion (unbounded stack) and address-taken functions are refused first.
+// Recursion (unbounded stack) and address-taken functions are refused first; a
+// function kept alive by anything but a call (a constant table, llvm.used, an
+// alias) is refused, and after hardening only hardened kernels may be left.
 #include "AtollMemInternal.h"
 
+#include "atoll/abi.h"
+
 #include "llvm/ADT/SetVector.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalIFunc.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -145,7 +151,7 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
       if (!F)
         continue;
       F->removeDeadConstantUsers();
-      if (!F->use_empty()) // e.g. in a global's initializer: keep it, it never runs
+      if (!F->use_empty()) // used by another dead function: erased in a later round
         continue;
       F->eraseFromParent();
       F = nullptr;
@@ -153,6 +159,101 @@ bool inlineAllCalls(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Ref
     }
   }
   return true;
+}
+
+/// Where a constant use of a function ends up, for the message: the global whose
+/// initialiser holds it, or the function whose instruction uses it.
+static std::string whereUsed(User *U) {
+  std::string Expr;
+  if (auto *CE = dyn_cast<ConstantExpr>(U))
+    Expr = std::string("a '") + CE->getOpcodeName() + "' constant expression ";
+  SmallVector<User *, 8> Work{U};
+  SmallPtrSet<User *, 16> Seen;
+  while (!Work.empty()) {
+    User *X = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (auto *GV = dyn_cast<GlobalVariable>(X))
+      return " (" + Expr + "in the initialiser of '" + GV->getName().str() + "')";
+    if (auto *I = dyn_cast<Instruction>(X))
+      return " (" + Expr + "in '" + I->getFunction()->getName().str() + "')";
+    if (isa<Constant>(X) && !isa<GlobalValue>(X))
+      append_range(Work, X->users());
+  }
+  return Expr.empty() ? "" : " (" + Expr.substr(0, Expr.size() - 1) + ")";
+}
+
+bool refuseNonCallFunctionUses(Module &M, ArrayRef<Function *> Kernels, const RefuseFn &Refuse) {
+  // llvm.used / llvm.compiler.used only keep symbols alive (they would reach the
+  // PTX without being called, hence without being hardened): drop them.
+  for (const char *Name : {"llvm.used", "llvm.compiler.used"})
+    if (GlobalVariable *GV = M.getNamedGlobal(Name))
+      GV->eraseFromParent();
+
+  bool OK = true;
+  auto RefuseAt = [&](Function *F, const Twine &Why) {
+    Function *Where = F ? F : !Kernels.empty() ? Kernels.front() : nullptr;
+    if (Where)
+      Refuse(*Where, nullptr, StateSpace::Unknown, AccessKind::Call, Why);
+    else
+      M.getContext().emitError("atoll-mem: refused: " + Why);
+    OK = false;
+  };
+  for (GlobalAlias &A : M.aliases())
+    RefuseAt(dyn_cast<Function>(A.getAliaseeObject()),
+             "alias '" + A.getName() + "' is not allowed (it could expose unhardened code)");
+  for (GlobalIFunc &IF : M.ifuncs())
+    RefuseAt(IF.getResolverFunction(),
+             "ifunc '" + IF.getName() + "' is not allowed (it could expose unhardened code)");
+
+  for (Function &F : M) {
+    if (F.isIntrinsic())
+      continue;
+    F.removeDeadConstantUsers();
+    for (Use &U : F.uses()) {
+      User *Usr = U.getUser();
+      if (auto *CB = dyn_cast<CallBase>(Usr); CB && CB->isCallee(&U))
+        continue;
+      // An instruction that takes the address is refused where it ends up (in a
+      // kernel after inlining); a constant use keeps the function alive by itself.
+      if (isa<Instruction>(Usr))
+        continue;
+      // Aliases and ifuncs are refused above; a personality (only with invoke,
+      // refused) is no use that reaches the PTX, and a definition kept alive by it
+      // is refused by checkOnlyHardenedKernelsLeft.
+      if (isa<GlobalAlias>(Usr) || isa<GlobalIFunc>(Usr) || isa<Function>(Usr))
+        continue;
+      RefuseAt(&F, "function '" + F.getName() + "' is used in a constant expression" +
+                       whereUsed(Usr) +
+                       ": only direct calls may refer to a function (no indirect calls; its code "
+                       "would otherwise reach the PTX unhardened)");
+      break;
+    }
+  }
+  return OK;
+}
+
+bool checkOnlyHardenedKernelsLeft(Module &M, const RefuseFn &Refuse) {
+  // Globals that only dead code referred to would still be emitted.
+  for (bool Erased = true; Erased;) {
+    Erased = false;
+    for (GlobalVariable &GV : make_early_inc_range(M.globals())) {
+      GV.removeDeadConstantUsers();
+      if (GV.use_empty() && GV.hasLocalLinkage()) {
+        GV.eraseFromParent();
+        Erased = true;
+      }
+    }
+  }
+  bool OK = true;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.hasFnAttribute(ATOLL_HARDENED_ATTR)) {
+      Refuse(F, nullptr, StateSpace::Unknown, AccessKind::Call,
+             "function '" + F.getName() + "' is still in the module after hardening (only "
+             "hardened kernels may reach the PTX)");
+      OK = false;
+    }
+  return OK;
 }
 
 } // namespace Atoll

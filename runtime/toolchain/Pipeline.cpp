@@ -112,9 +112,32 @@ Error checkReflectFolded(const Module &M) {
   return Error::success();
 }
 
+/// Kernels are the module's entry points, and what is checked must be what is
+/// emitted: a kernel that -O2 could delete, merge or replace must not exist. Weak
+/// and linkonce kernels (older producers emit template kernels so) are made
+/// external, which keeps them; internal, private, available_externally and other
+/// linkages are refused before anything else runs.
+Error normaliseKernelLinkage(Module &M) {
+  for (Function &F : M.functions()) {
+    if (F.isDeclaration() || !isKernel(F) || F.hasExternalLinkage())
+      continue;
+    if (F.hasLinkOnceLinkage() || F.hasWeakLinkage()) {
+      F.setLinkage(GlobalValue::ExternalLinkage);
+      continue;
+    }
+    std::string Why = "kernel '" + F.getName().str() +
+                      "' does not have external linkage (optimisation could delete or "
+                      "rename it)";
+    return makeError(FailureKind::Refused, "refused: " + Why, "error: " + Why + "\n");
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Error prepareModule(Module &M, const CompileOptions &Opts) {
+  if (Error E = normaliseKernelLinkage(M))
+    return E;
   if (Opts.OptLevel > 3)
     return makeError(FailureKind::CompileError,
                      "invalid optimisation level " + Twine(Opts.OptLevel) + " (expected 0-3)");

@@ -205,13 +205,27 @@ std::vector<KernelSignature> kernelSignatures(const Module &M) {
   return Sigs;
 }
 
-Expected<std::string> compileModule(Module &M, const CompileOptions &Opts) {
+Expected<CompiledModule> compileModule(Module &M, const CompileOptions &Opts) {
   if (Error E = prepareModule(M, Opts))
     return E;
   if (Opts.Harden)
     if (Error E = hardenModule(M, Opts))
       return E;
-  return emitPTX(M, Opts);
+  auto PTX = emitPTX(M, Opts);
+  if (!PTX)
+    return PTX.takeError();
+  // Signatures and names come from the module as emitted: -O2 may have deleted a
+  // kernel, and code generation renames symbols that PTX cannot spell.
+  auto Kernels = finalKernelSignatures(M, Opts.Harden);
+  if (!Kernels)
+    return Kernels.takeError();
+  if (Opts.Harden)
+    if (Error E = validateEmittedPTX(*PTX, M, *Kernels))
+      return E;
+  CompiledModule Out;
+  Out.ptx = std::move(*PTX);
+  Out.kernels = std::move(*Kernels);
+  return Out;
 }
 
 Expected<CompiledModule> compile(MemoryBufferRef Input, const CompileOptions &Opts) {
@@ -220,13 +234,7 @@ Expected<CompiledModule> compile(MemoryBufferRef Input, const CompileOptions &Op
   auto M = parseModule(Input, Ctx);
   if (!M)
     return M.takeError();
-  CompiledModule Out;
-  Out.kernels = kernelSignatures(**M);
-  auto PTX = compileModule(**M, Opts);
-  if (!PTX)
-    return PTX.takeError();
-  Out.ptx = std::move(*PTX);
-  return Out;
+  return compileModule(**M, Opts);
 }
 
 } // namespace Atoll::toolchain

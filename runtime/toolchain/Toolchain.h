@@ -103,17 +103,34 @@ llvm::Error hardenModule(llvm::Module &M, const CompileOptions &Opts);
 /// NVPTX code generation for Opts.GpuArch.
 llvm::Expected<std::string> emitPTX(llvm::Module &M, const CompileOptions &Opts);
 
-/// prepareModule, hardenModule (unless !Opts.Harden) and emitPTX on a parsed
-/// module: the part of compile() after parsing, shared with atoll-harden --emit=ptx
-/// so that both produce the same PTX for the same input and options.
-llvm::Expected<std::string> compileModule(llvm::Module &M, const CompileOptions &Opts);
-
 struct CompiledModule {
   std::string ptx;
   std::vector<KernelSignature> kernels;
 };
 
-/// All of the above: parse, signatures, prepare, harden (unless !Opts.Harden), PTX.
+/// The kernels of the final module (after hardening and code generation), with
+/// their tenant-visible signatures. With Hardened, every function definition must
+/// be a kernel that atoll-mem hardened (ATOLL_HARDENED_ATTR, the hidden i64
+/// parameters last, which are left out of the signature); anything else is a
+/// CompileError: nothing unhardened may reach the PTX.
+llvm::Expected<std::vector<KernelSignature>> finalKernelSignatures(const llvm::Module &M,
+                                                                   bool Hardened);
+
+/// Runs the PTX validator (ptx/PtxValidator.h) on PTX emitted for M: the entries
+/// must be exactly Kernels (with the hidden parameters), module-scope variables
+/// exactly M's shared/constant globals. A violation is a Refused error naming the
+/// PTX line.
+llvm::Error validateEmittedPTX(llvm::StringRef PTX, const llvm::Module &M,
+                               const std::vector<KernelSignature> &Kernels);
+
+/// prepareModule, hardenModule (unless !Opts.Harden), emitPTX, then the
+/// signatures of the final module and (when hardening) the PTX validator: the part
+/// of compile() after parsing, shared with atoll-harden --emit=ptx so that both
+/// produce and check the same PTX for the same input and options.
+llvm::Expected<CompiledModule> compileModule(llvm::Module &M, const CompileOptions &Opts);
+
+/// All of the above: parse, prepare, harden (unless !Opts.Harden), PTX, final
+/// signatures, validation.
 llvm::Expected<CompiledModule> compile(llvm::MemoryBufferRef Input,
                                        const CompileOptions &Opts);
 

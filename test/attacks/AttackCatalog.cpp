@@ -520,6 +520,16 @@ std::vector<Attack> buildAttacks() {
   add(refused("indirect_call", "calls", "refuse_indirect_call",
               "call through a table of function pointers", "indirect call"));
   add(refused("recursion", "calls", "refuse_recursion", "recursive fib()", "recursion through"));
+  // What is checked must be what is emitted (issue 13, classes 4 and 5).
+  add(refused("emitted_const_fn_table", "calls", "refuse_emitted_const_fn_table",
+              "unhardened device function kept alive only by a constant table (IR)",
+              "is used in a constant expression"));
+  add(refused("emitted_internal_kernel", "calls", "refuse_emitted_internal_kernel",
+              "kernel that -O2 deletes (internal linkage) next to a kept one (IR)",
+              "does not have external linkage"));
+  add(refused("emitted_cluster_entry", "calls", "refuse_emitted_cluster_entry",
+              "kernel whose attributes put cluster directives into the PTX (IR)",
+              "refused by the PTX validator"));
   add(refused("device_malloc", "calls", "refuse_malloc", "device-side malloc/free",
               "device heap allocation (malloc/free) is not supported"));
   add(refused("device_printf", "calls", "refuse_printf", "device-side printf",

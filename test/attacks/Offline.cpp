@@ -5,6 +5,9 @@
 //  - every other attack and every control must compile to PTX that has each
 //    launched kernel as an .entry, contains no trap, assembles with ptxas (when one
 //    is available) and whose kernel signatures accept the catalog's arguments.
+// Both compilers below run the PTX validator on every module (the toolchain after
+// code generation, the runtime before loading), so a benign kernel the validator
+// refuses fails here.
 // With the shared-LLVM build the toolchain is called directly
 // (Atoll::toolchain::compile); a build with LLVM linked statically into the runtime
 // (ATOLL_LLVM_STATIC=ON) compiles through a compile-only Atoll::Runtime instead, so

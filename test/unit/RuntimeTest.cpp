@@ -3,6 +3,7 @@
 // like the real one. Inputs are IR strings in this file.
 #include "atoll/atoll.h"
 
+#include "ModuleCache.h"
 #include "TestKernels.h"
 
 #include <gtest/gtest.h>
@@ -353,3 +354,58 @@ TEST(Application, GpuTestKernelsCompileWithoutAGpu) {
   EXPECT_EQ(refused.error().code(), ErrorCode::Refused) << refused.error().describe();
 }
 #endif
+
+namespace {
+
+// A disk-cache entry is checked like a fresh compilation before it is loaded: an
+// entry with a valid checksum but forged PTX (here a trap before the ret) is never
+// loaded; the runtime compiles afresh and replaces it.
+TEST(Application, ForgedDiskEntryIsValidatedAndReplaced) {
+  TempDir dir;
+  RuntimeOptions o = compileOnly();
+  o.ptxCacheDir = (dir.path / "ptx").string();
+  std::string key;
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app);
+    key = (*app)->cacheKey();
+  }
+  auto entry = detail::readDiskEntry(o.ptxCacheDir, key);
+  ASSERT_TRUE(entry);
+  size_t ret = entry->ptx.rfind("\tret;");
+  ASSERT_NE(ret, std::string::npos);
+  entry->ptx.insert(ret, "\ttrap;\n");
+  ASSERT_TRUE(detail::writeDiskEntry(o.ptxCacheDir, key, *entry));
+  ASSERT_TRUE(detail::readDiskEntry(o.ptxCacheDir, key)); // the checksum is fine
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app) << app.error().message();
+    EXPECT_EQ((*app)->origin(), Application::Origin::Compiled);
+    EXPECT_EQ(rt->stats().diskCacheHits, 0u);
+    EXPECT_EQ((*app)->ptx().find("trap"), std::string::npos);
+  }
+  auto replaced = detail::readDiskEntry(o.ptxCacheDir, key);
+  ASSERT_TRUE(replaced);
+  EXPECT_EQ(replaced->ptx.find("trap"), std::string::npos);
+}
+
+// The validator's refusal reaches the host as a typed Refused error naming the line.
+TEST(Application, PtxValidatorRefusalIsTyped) {
+  auto rt = makeCompileOnly();
+  auto app = rt->loadApplication(span(withHeader(R"(
+define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
+  store i32 1, ptr %p
+  ret void
+}
+)")));
+  ASSERT_FALSE(app);
+  EXPECT_EQ(app.error().code(), ErrorCode::Refused);
+  EXPECT_NE(app.error().message().find("refused by the PTX validator: PTX line "),
+            std::string::npos)
+      << app.error().message();
+  EXPECT_NE(app.error().message().find("'.explicitcluster'"), std::string::npos);
+}
+
+} // namespace

@@ -3,6 +3,7 @@
 // concurrent use. Inputs are IR strings in this file, so the test needs no files.
 #include "toolchain/Toolchain.h"
 #include "toolchain/ToolchainInternal.h"
+#include "ptx/PtxValidator.h"
 
 #include "atoll/abi.h"
 #include "atoll/passes/HardeningReport.h"
@@ -619,3 +620,152 @@ TEST(ToolchainDiagnostics, ErrorMessageIsOneLine) {
 }
 
 } // namespace
+
+// --- what is checked is what is emitted (issue 13, classes 4 and 5) -----------
+
+namespace {
+
+Atoll::ptx::Expectation expectationOf(const CompiledModule &C) {
+  Atoll::ptx::Expectation E;
+  E.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
+  for (const KernelSignature &S : C.kernels)
+    E.entries.push_back({S.name, uint32_t(S.params.size())});
+  return E;
+}
+
+// A kernel with static and dynamic shared memory, a barrier, a local array and a
+// constant table: the forms the validator must accept in real hardened PTX.
+const std::string SharedAndConst = withHeader(R"(
+@tile = internal addrspace(3) global [64 x float] undef, align 4
+@dyn = external addrspace(3) global [0 x float], align 16
+@tab = internal addrspace(4) constant [4 x float] [float 1.0, float 2.0, float 3.0, float 4.0]
+define ptx_kernel void @smem(ptr %out, i32 %j) {
+entry:
+  %loc = alloca [8 x float], align 4
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = and i32 %tid, 63
+  %i64 = zext i32 %i to i64
+  %jj = and i32 %j, 3
+  %j64 = zext i32 %jj to i64
+  %pt = getelementptr [4 x float], ptr addrspace(4) @tab, i64 0, i64 %j64
+  %c = load float, ptr addrspace(4) %pt
+  %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %i64
+  store float %c, ptr addrspace(3) %ps
+  %pd = getelementptr float, ptr addrspace(3) @dyn, i64 %i64
+  store float %c, ptr addrspace(3) %pd
+  %pl = getelementptr [8 x float], ptr %loc, i64 0, i64 %j64
+  store float %c, ptr %pl
+  call void @llvm.nvvm.barrier0()
+  %v = load float, ptr addrspace(3) %ps
+  %w = load float, ptr %pl
+  %s = fadd float %v, %w
+  %po = getelementptr float, ptr %out, i64 %i64
+  store float %s, ptr %po
+  ret void
+}
+declare void @llvm.nvvm.barrier0()
+)") + atoll_test::TidDeclaration;
+
+} // namespace
+
+TEST(ToolchainFinal, RealHardenedPtxPassesTheValidator) {
+  for (const std::string *IR : {&VecAdd, &SharedAndConst}) {
+    for (auto Mode : {Atoll::ClampingMode::MaskBased, Atoll::ClampingMode::ModuloBased}) {
+      CompileOptions Opts;
+      Opts.Mode = Mode;
+      auto C = compileIR(*IR, Opts); // compile() already validates
+      ASSERT_TRUE(!!C) << toString(C.takeError());
+      EXPECT_FALSE(Atoll::ptx::validate(C->ptx, expectationOf(*C)).has_value());
+      // The same PTX with another kernel list, or without the hidden parameters,
+      // is refused: the check is not vacuous.
+      auto Wrong = expectationOf(*C);
+      Wrong.entries.push_back({"phantom", 0});
+      EXPECT_TRUE(Atoll::ptx::validate(C->ptx, Wrong).has_value());
+      auto NoHidden = expectationOf(*C);
+      NoHidden.hiddenParams = 0;
+      EXPECT_TRUE(Atoll::ptx::validate(C->ptx, NoHidden).has_value());
+    }
+  }
+}
+
+TEST(ToolchainFinal, SignaturesComeFromTheFinalModule) {
+  LLVMContext Ctx;
+  auto M = parse(VecAdd, Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto Before = kernelSignatures(**M);
+  auto C = compileModule(**M, CompileOptions{});
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 1u);
+  EXPECT_EQ(C->kernels[0].name, "vadd");
+  ASSERT_EQ(C->kernels[0].params.size(), Before[0].params.size()); // hidden ones left out
+  for (size_t I = 0; I < Before[0].params.size(); ++I)
+    EXPECT_EQ(C->kernels[0].params[I].type, Before[0].params[I].type);
+}
+
+TEST(ToolchainFinal, UnhardenedOrExtraDefinitionsAreCompileErrors) {
+  LLVMContext Ctx;
+  auto M = parse(withHeader("define void @helper() { ret void }\n" +
+                            std::string(atoll_test::VecAddKernel) + atoll_test::TidDeclaration),
+                 Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto F = failureOf(finalKernelSignatures(**M, /*Hardened=*/true));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_EQ(F->Message, "function 'helper' is still defined after hardening: only hardened "
+                        "kernels may reach the PTX");
+  (*M)->getFunction("helper")->eraseFromParent();
+  F = failureOf(finalKernelSignatures(**M, /*Hardened=*/true));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Message, "kernel 'vadd' was not hardened by atoll-mem");
+}
+
+TEST(ToolchainFinal, KernelsWithoutExternalLinkageAreRefused) {
+  auto F = failureOf(compileIR(withHeader(R"(
+define internal ptx_kernel void @gone(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+define ptx_kernel void @kept(ptr %p) {
+  store i32 2, ptr %p
+  ret void
+}
+)")));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  EXPECT_EQ(F->Message, "refused: kernel 'gone' does not have external linkage (optimisation "
+                        "could delete or rename it)");
+}
+
+TEST(ToolchainFinal, WeakAndLinkonceKernelsAreKept) {
+  auto C = compileIR(withHeader(R"(
+define linkonce_odr ptx_kernel void @tmpl(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+define weak_odr ptx_kernel void @tmpl2(ptr %p) {
+  store i32 2, ptr %p
+  ret void
+}
+)"));
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 2u);
+  EXPECT_EQ(C->kernels[0].name, "tmpl");
+  EXPECT_EQ(C->kernels[1].name, "tmpl2");
+  EXPECT_NE(C->ptx.find(".entry tmpl("), std::string::npos);
+}
+
+TEST(ToolchainFinal, ValidatorRefusalIsTypedAndNamesTheLine) {
+  auto F = failureOf(compileIR(withHeader(R"(
+define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
+  store i32 1, ptr %p
+  ret void
+}
+)")));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  EXPECT_NE(F->Message.find("refused by the PTX validator: PTX line "), std::string::npos)
+      << F->Message;
+  EXPECT_NE(F->Message.find("directive '.explicitcluster' is not allowed on an entry"),
+            std::string::npos)
+      << F->Message;
+}

@@ -313,7 +313,7 @@ int main(int argc, char **argv) {
     printReport(Report, ReportOS);
     if (!Out)
       return reportFailure(Out.takeError(), InputName);
-    PTX = std::move(*Out);
+    PTX = std::move(Out->ptx);
     Write = [&](raw_ostream &OS) { OS << PTX; };
   } else {
     if (Level) {

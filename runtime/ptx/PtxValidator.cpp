@@ -1,0 +1,728 @@
+// The PTX validator (see PtxValidator.h). A small tokeniser and a statement-level
+// parser of the subset of PTX that LLVM's NVPTX backend emits for hardened
+// kernels; everything outside that subset is refused.
+#include "PtxValidator.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <set>
+
+namespace Atoll::ptx {
+namespace {
+
+struct Token {
+  enum Kind { Ident, Number, String, Punct } kind;
+  std::string_view text;
+  uint32_t line;
+};
+
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentStart(char c) { return isAlpha(c) || c == '_' || c == '$' || c == '%' || c == '.'; }
+bool isIdentChar(char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '$' || c == '.'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool hasPrefix(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+/// PTX identifiers: [a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+. The tokeniser
+/// is more lenient ('.' continues a word); symbol names are held to this.
+bool isPtxIdentifier(std::string_view s) {
+  if (s.empty())
+    return false;
+  auto follow = [](char c) { return isAlpha(c) || isDigit(c) || c == '_' || c == '$'; };
+  if (!isAlpha(s[0]) && !((s[0] == '_' || s[0] == '$' || s[0] == '%') && s.size() > 1))
+    return false;
+  return std::all_of(s.begin() + 1, s.end(), follow);
+}
+
+/// The allow-list: opcodes (the part before the first '.') that only compute on
+/// registers or access memory through an address the passes confined. Everything
+/// else is refused (deny by default); checkInstruction adds per-opcode rules.
+const std::set<std::string_view> &allowedOpcodes() {
+  static const std::set<std::string_view> S = {
+      // integer and floating-point arithmetic
+      "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "div", "rem", "abs", "neg", "min",
+      "max", "popc", "clz", "bfind", "fns", "brev", "bfe", "bfi", "szext", "bmsk", "dp4a",
+      "dp2a", "addc", "subc", "madc", "testp", "copysign", "fma", "rcp", "sqrt", "rsqrt", "sin",
+      "cos", "lg2", "ex2", "tanh",
+      // comparison, selection, logic, shifts
+      "set", "setp", "selp", "slct", "and", "or", "xor", "not", "cnot", "lop3", "shf", "shl",
+      "shr",
+      // data movement and conversion
+      "mov", "prmt", "cvt", "cvta", "isspacep", "ld", "ldu", "st", "cp",
+      // warp-wide matrix fragments: shared-memory row addresses confined by the
+      // passes (ldmatrix/stmatrix), register-only (movmatrix, mma)
+      "ldmatrix", "stmatrix", "movmatrix", "mma",
+      // warp and block synchronisation, atomics, memory ordering
+      "shfl", "vote", "match", "activemask", "redux", "bar", "barrier", "membar", "fence", "atom",
+      "red", "nanosleep",
+      // control flow (direct branches only; exit and ret end the thread)
+      "bra", "ret", "exit"};
+  return S;
+}
+
+/// Why well-known dangerous opcodes are refused (a clearer message than "not on
+/// the allow-list").
+std::string_view deniedReason(std::string_view base) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 24> R = {{
+      {"trap", "'trap' kills the shared CUDA context"},
+      {"brkpt", "'brkpt' kills the shared CUDA context"},
+      {"pmevent", "'pmevent' is not allowed"},
+      {"call", "calls are not allowed (every device function is inlined into its kernel)"},
+      {"brx", "indirect branches ('brx.idx') are not allowed"},
+      {"tex", "texture instructions are not allowed"},
+      {"tld4", "texture instructions are not allowed"},
+      {"txq", "texture instructions are not allowed"},
+      {"suld", "surface instructions are not allowed"},
+      {"sust", "surface instructions are not allowed"},
+      {"sured", "surface instructions are not allowed"},
+      {"suq", "surface instructions are not allowed"},
+      {"istypep", "texture/surface instructions are not allowed"},
+      {"mapa", "cluster instructions ('mapa') are not allowed (no cluster launches)"},
+      {"getctarank", "cluster instructions ('getctarank') are not allowed (no cluster launches)"},
+      {"mbarrier", "'mbarrier' instructions are not allowed"},
+      {"tensormap", "tensor-map (TMA) instructions are not allowed"},
+      {"multimem", "'multimem' instructions are not allowed"},
+      {"setmaxnreg", "'setmaxnreg' is not allowed"},
+      {"griddepcontrol", "'griddepcontrol' is not allowed"},
+      {"alloca", "dynamic stack allocation is not allowed"},
+      {"stacksave", "dynamic stack allocation is not allowed"},
+      {"stackrestore", "dynamic stack allocation is not allowed"},
+      {"elect", "'elect.sync' is not allowed"},
+  }};
+  for (auto &[Op, Why] : R)
+    if (Op == base)
+      return Why;
+  return {};
+}
+
+/// A non-negative integer literal (decimal or 0x hex), as barrier operands must be.
+std::optional<uint64_t> immediate(std::string_view s) {
+  uint64_t v = 0;
+  int base = 10;
+  if (hasPrefix(s, "0x") || hasPrefix(s, "0X")) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  if (s.empty())
+    return std::nullopt;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || end != s.data() + s.size())
+    return std::nullopt;
+  return v;
+}
+
+/// bar/barrier: the barrier id and the thread count must be immediates (a tenant
+/// register there raises an illegal-instruction fault), id < 16, count a positive
+/// multiple of 32 (at most 1024).
+std::string checkBarrier(std::string_view opcode, const std::vector<std::string_view> &mods,
+                         const std::vector<std::string> &ops) {
+  if (std::find(mods.begin(), mods.end(), "warp") != mods.end())
+    return {}; // bar.warp.sync membermask: the member mask is item 6's (see docs)
+  bool isRed = std::find(mods.begin(), mods.end(), "red") != mods.end();
+  size_t idIndex = isRed ? 1 : 0;
+  size_t minOps = isRed ? 3 : 1;
+  if (ops.size() < minOps || ops.size() > minOps + 1)
+    return "'" + std::string(opcode) + "' with " + std::to_string(ops.size()) + " operands";
+  auto id = immediate(ops[idIndex]);
+  if (!id)
+    return "barrier id '" + ops[idIndex] + "' is not an immediate";
+  if (*id >= 16)
+    return "barrier id " + std::to_string(*id) + " is not below 16";
+  if (ops.size() == minOps + 1) {
+    const std::string &c = ops[idIndex + 1];
+    auto count = immediate(c);
+    if (!count)
+      return "barrier thread count '" + c + "' is not an immediate";
+    if (*count == 0 || *count % 32 != 0 || *count > 1024)
+      return "barrier thread count " + std::to_string(*count) +
+             " is not a multiple of 32 in 32..1024";
+  } else if (std::find(mods.begin(), mods.end(), "arrive") != mods.end()) {
+    return "'" + std::string(opcode) + "' without a thread count";
+  }
+  return {};
+}
+
+} // namespace
+
+std::string checkInstruction(std::string_view opcode, const std::vector<std::string> &operands) {
+  std::vector<std::string_view> parts;
+  for (std::string_view s = opcode;;) {
+    size_t dot = s.find('.');
+    parts.push_back(s.substr(0, dot));
+    if (dot == std::string_view::npos)
+      break;
+    s.remove_prefix(dot + 1);
+  }
+  std::string_view base = parts.front();
+  std::vector<std::string_view> mods(parts.begin() + 1, parts.end());
+  auto q = [&] { return "'" + std::string(opcode) + "'"; };
+
+  if (!allowedOpcodes().count(base)) {
+    if (std::string_view why = deniedReason(base); !why.empty())
+      return std::string(why);
+    return "opcode " + q() + " is not on the PTX allow-list";
+  }
+  for (std::string_view m : mods) {
+    if (m.find("cluster") != std::string_view::npos)
+      return q() + ": cluster state spaces and scopes are not allowed (no cluster launches)";
+    if (m == "bulk" || m.find("tensormap") != std::string_view::npos)
+      return q() + ": bulk/tensor-memory-accelerator copies are not allowed";
+    if (m.find("mbarrier") != std::string_view::npos)
+      return q() + ": 'mbarrier' operations are not allowed";
+    if (m == "multimem")
+      return q() + ": 'multimem' operations are not allowed";
+  }
+  auto has = [&](std::string_view m) { return std::find(mods.begin(), mods.end(), m) != mods.end(); };
+  auto hasPrefixMod = [&](std::string_view p) {
+    return std::any_of(mods.begin(), mods.end(), [&](std::string_view m) { return hasPrefix(m, p); });
+  };
+  if ((base == "st" || base == "atom" || base == "red" || base == "cp") && hasPrefixMod("param"))
+    return q() + ": writes to the parameter space are not allowed";
+  if ((base == "st" || base == "red") && has("async"))
+    return q() + ": asynchronous (cluster) stores are not allowed";
+  if (base == "cp" && (mods.empty() || mods.front() != "async"))
+    return q() + ": only 'cp.async' is allowed";
+  if (base == "bar" || base == "barrier")
+    if (std::string why = checkBarrier(opcode, mods, operands); !why.empty())
+      return why;
+  for (const std::string &op : operands)
+    if (hasPrefix(op, "%cluster") || hasPrefix(op, "%nclusterid") ||
+        hasPrefix(op, "%is_explicit_cluster"))
+      return q() + ": cluster special register '" + op + "' (no cluster launches)";
+  return {};
+}
+
+std::string Violation::describe() const {
+  if (line == 0)
+    return reason;
+  return "PTX line " + std::to_string(line) + ": " + reason + ": '" + text + "'";
+}
+
+namespace {
+
+class Validator {
+public:
+  Validator(std::string_view ptx, const Expectation &exp) : Src(ptx), Exp(exp) {}
+
+  std::optional<Violation> run() {
+    if (!tokenize())
+      return Err;
+    while (I < Toks.size() && !Err)
+      topLevel();
+    if (Err)
+      return Err;
+    for (const ExpectedEntry &e : Exp.entries)
+      if (!Seen.count(e.name))
+        return Violation{0, "", "kernel '" + e.name + "' is not an .entry of the PTX"};
+    return std::nullopt;
+  }
+
+private:
+  std::string_view Src;
+  const Expectation &Exp;
+  std::vector<Token> Toks;
+  size_t I = 0;
+  std::optional<Violation> Err;
+  std::set<std::string, std::less<>> Seen;
+
+  std::string lineText(uint32_t line) const {
+    size_t pos = 0;
+    for (uint32_t l = 1; l < line && pos != std::string_view::npos; ++l) {
+      pos = Src.find('\n', pos);
+      if (pos != std::string_view::npos)
+        ++pos;
+    }
+    if (pos == std::string_view::npos || pos > Src.size())
+      return {};
+    std::string_view s = trim(Src.substr(pos, Src.find('\n', pos) - pos));
+    std::string out(s.substr(0, 200));
+    for (char &c : out)
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+        c = '?';
+    return out;
+  }
+
+  bool fail(uint32_t line, std::string reason) {
+    if (!Err)
+      Err = Violation{line, lineText(line), std::move(reason)};
+    return false;
+  }
+
+  bool tokenize() {
+    uint32_t line = 1;
+    size_t n = Src.size();
+    for (size_t p = 0; p < n;) {
+      char c = Src[p];
+      if (c == '\n') {
+        ++line;
+        ++p;
+      } else if (c == ' ' || c == '\t' || c == '\r') {
+        ++p;
+      } else if (c == '/' && p + 1 < n && Src[p + 1] == '/') {
+        while (p < n && Src[p] != '\n')
+          ++p;
+      } else if (c == '/' && p + 1 < n && Src[p + 1] == '*') {
+        size_t end = Src.find("*/", p + 2);
+        if (end == std::string_view::npos)
+          return fail(line, "unterminated comment");
+        line += uint32_t(std::count(Src.begin() + p, Src.begin() + end, '\n'));
+        p = end + 2;
+      } else if (c == '"') {
+        size_t q = p + 1;
+        while (q < n && Src[q] != '"' && Src[q] != '\n')
+          q += Src[q] == '\\' ? 2 : 1;
+        if (q >= n || Src[q] != '"')
+          return fail(line, "unterminated string");
+        Toks.push_back({Token::String, Src.substr(p, q + 1 - p), line});
+        p = q + 1;
+      } else if (isIdentStart(c)) {
+        size_t q = p + 1;
+        // "::" belongs to state-space qualifiers (shared::cta); one ':' ends a label.
+        while (q < n && (isIdentChar(Src[q]) ||
+                         (Src[q] == ':' && q + 1 < n && Src[q + 1] == ':' && q + 2 < n &&
+                          isIdentChar(Src[q + 2]))))
+          q += Src[q] == ':' ? 2 : 1;
+        Toks.push_back({Token::Ident, Src.substr(p, q - p), line});
+        p = q;
+      } else if (isDigit(c)) {
+        size_t q = p + 1;
+        while (q < n && (isAlpha(Src[q]) || isDigit(Src[q]) || Src[q] == '.' || Src[q] == '_'))
+          ++q;
+        Toks.push_back({Token::Number, Src.substr(p, q - p), line});
+        p = q;
+      } else if (std::string_view(";,{}()[]@!+-<>=:|&*/~^").find(c) != std::string_view::npos) {
+        Toks.push_back({Token::Punct, Src.substr(p, 1), line});
+        ++p;
+      } else {
+        return fail(line, "unexpected character (byte " +
+                              std::to_string(static_cast<unsigned char>(c)) + ")");
+      }
+    }
+    return true;
+  }
+
+  bool atEnd() const { return I >= Toks.size(); }
+  const Token &cur() const { return Toks[I]; }
+  uint32_t curLine() const { return atEnd() ? (Toks.empty() ? 0 : Toks.back().line) : cur().line; }
+  bool is(std::string_view text) const { return !atEnd() && cur().text == text; }
+  bool isKind(Token::Kind k) const { return !atEnd() && cur().kind == k; }
+  bool isName() const {
+    return isKind(Token::Ident) && cur().text.front() != '.' && cur().text.front() != '%';
+  }
+  bool expect(std::string_view text) {
+    if (is(text)) {
+      ++I;
+      return true;
+    }
+    return fail(curLine(), "expected '" + std::string(text) + "'");
+  }
+  bool expectKind(Token::Kind k, const char *what) {
+    if (isKind(k)) {
+      ++I;
+      return true;
+    }
+    return fail(curLine(), std::string("expected ") + what);
+  }
+
+  // .version 8.6 | .target sm_90[, debug] | .address_size 64 | .file N "name"[, N, N]
+  void topLevel() {
+    const Token &t = cur();
+    if (t.kind != Token::Ident || t.text.front() != '.') {
+      fail(t.line, "unexpected '" + std::string(t.text) + "' at module scope");
+      return;
+    }
+    if (t.text == ".version" || t.text == ".address_size") {
+      ++I;
+      expectKind(Token::Number, "a number");
+      return;
+    }
+    if (t.text == ".target") {
+      ++I;
+      if (!isName())
+        return (void)fail(t.line, "expected a target name");
+      ++I;
+      while (is(",") && !Err) {
+        ++I;
+        if (!isName())
+          return (void)fail(t.line, "expected a target name");
+        ++I;
+      }
+      return;
+    }
+    if (t.text == ".file") {
+      parseFile();
+      return;
+    }
+    if (t.text == ".section") {
+      parseSection();
+      return;
+    }
+    bool isExtern = false;
+    while (!atEnd() && (is(".visible") || is(".extern") || is(".weak") || is(".common"))) {
+      if (is(".weak") || is(".common"))
+        return (void)fail(cur().line, "'" + std::string(cur().text) +
+                                          "' linkage is not allowed (symbols must be unique)");
+      isExtern |= is(".extern");
+      ++I;
+    }
+    if (atEnd())
+      return (void)fail(t.line, "unexpected end of the PTX");
+    const Token &d = cur();
+    if (d.text == ".entry")
+      return parseEntry(isExtern);
+    if (d.text == ".func")
+      return (void)fail(d.line, "device function (.func) in the PTX: every function must be "
+                                "inlined into a hardened kernel");
+    if (d.text == ".global")
+      return (void)fail(d.line, "module-scope .global variable: writable storage shared by "
+                                "every launch of a cached module");
+    if (d.text == ".local")
+      return (void)fail(d.line, "module-scope .local variable");
+    if (d.text == ".shared" || d.text == ".const")
+      return parseVariable(isExtern);
+    fail(d.line, "directive '" + std::string(d.text) + "' is not allowed at module scope");
+  }
+
+  void parseFile() {
+    ++I; // .file
+    if (!expectKind(Token::Number, "a file number") || !expectKind(Token::String, "a file name"))
+      return;
+    if (is(",")) {
+      ++I;
+      if (!expectKind(Token::Number, "a timestamp") || !expect(",") ||
+          !expectKind(Token::Number, "a file size"))
+        return;
+    }
+  }
+
+  // .loc file line column[, function_name label[+off]][, inlined_at f l c]
+  void parseLoc() {
+    ++I;
+    for (int k = 0; k < 3; ++k)
+      if (!expectKind(Token::Number, "a number in .loc"))
+        return;
+    while (is(",") && !Err) {
+      ++I;
+      if (is("function_name")) {
+        ++I;
+        if (!isName())
+          return (void)fail(curLine(), "expected a label in .loc");
+        ++I;
+        if (is("+")) {
+          ++I;
+          expectKind(Token::Number, "an offset");
+        }
+      } else if (is("inlined_at")) {
+        ++I;
+        for (int k = 0; k < 3; ++k)
+          if (!expectKind(Token::Number, "a number in .loc"))
+            return;
+      } else {
+        return (void)fail(curLine(), "unexpected .loc attribute");
+      }
+    }
+  }
+
+  // .section .debug_xxx { data directives and labels }: DWARF for ptxas; nothing
+  // in it executes, and only .b8-.b64 data, labels and numbers may appear.
+  void parseSection() {
+    uint32_t line = cur().line;
+    ++I;
+    if (!isKind(Token::Ident) || !hasPrefix(cur().text, ".debug_"))
+      return (void)fail(line, "only .debug_* sections are allowed");
+    ++I;
+    if (!expect("{"))
+      return;
+    while (!atEnd() && !is("}")) {
+      const Token &t = cur();
+      bool ok = t.kind == Token::Number || t.text == "," || t.text == "+" || t.text == "-" ||
+                t.text == ":" || isName() || t.text == ".b8" || t.text == ".b16" ||
+                t.text == ".b32" || t.text == ".b64" || hasPrefix(t.text, ".debug_");
+      if (!ok)
+        return (void)fail(t.line, "unexpected '" + std::string(t.text) + "' in a debug section");
+      ++I;
+    }
+    expect("}");
+  }
+
+  /// Module-scope .shared / .const variable up to its ';'.
+  void parseVariable(bool isExtern) {
+    uint32_t line = cur().line;
+    Space space = cur().text == ".shared" ? Space::Shared : Space::Const;
+    ++I;
+    std::string_view name;
+    bool unsized = false, init = false;
+    while (!atEnd() && !is(";") && !is("=")) {
+      const Token &t = cur();
+      if (isName())
+        name = t.text;
+      else if (t.text == "[" && I + 1 < Toks.size() && Toks[I + 1].text == "]")
+        unsized = true;
+      else if (!(t.kind == Token::Number || t.text == "[" || t.text == "]" ||
+                 (t.kind == Token::Ident && t.text.front() == '.')))
+        return (void)fail(t.line, "unexpected '" + std::string(t.text) + "' in a variable");
+      ++I;
+    }
+    if (is("=")) {
+      init = true;
+      ++I;
+      while (!atEnd() && !is(";")) {
+        const Token &t = cur();
+        if (!(t.kind == Token::Number || isName() || t.text == "{" || t.text == "}" ||
+              t.text == "," || t.text == "(" || t.text == ")" || t.text == "+" || t.text == "-"))
+          return (void)fail(t.line, "unexpected '" + std::string(t.text) + "' in an initialiser");
+        ++I;
+      }
+    }
+    if (!expect(";"))
+      return;
+    if (name.empty())
+      return (void)fail(line, "variable without a name");
+    if (!isPtxIdentifier(name))
+      return (void)fail(line, "variable name '" + std::string(name) +
+                                  "' is not a valid PTX identifier");
+    if (space == Space::Shared && init)
+      return (void)fail(line, ".shared variable with an initialiser");
+    if (isExtern && !(space == Space::Shared && unsized))
+      return (void)fail(line, "external variable other than the dynamic shared array");
+    if (Exp.globals) {
+      bool known = std::any_of(Exp.globals->begin(), Exp.globals->end(),
+                               [&](const ExpectedGlobal &g) { return g.name == name; });
+      bool match = std::any_of(Exp.globals->begin(), Exp.globals->end(), [&](const ExpectedGlobal &g) {
+        return g.name == name && g.space == space;
+      });
+      if (!known)
+        return (void)fail(line, "variable '" + std::string(name) +
+                                    "' is not a global of the hardened module");
+      if (!match)
+        return (void)fail(line, "variable '" + std::string(name) +
+                                    "' is in another state space than in the hardened module");
+    }
+  }
+
+  void parseEntry(bool isExtern) {
+    uint32_t line = cur().line;
+    ++I; // .entry
+    if (!isName())
+      return (void)fail(line, "expected a kernel name after .entry");
+    std::string name(cur().text);
+    ++I;
+    if (!isPtxIdentifier(name))
+      return (void)fail(line, "entry name '" + name + "' is not a valid PTX identifier");
+    auto it = std::find_if(Exp.entries.begin(), Exp.entries.end(),
+                           [&](const ExpectedEntry &e) { return e.name == name; });
+    if (it == Exp.entries.end())
+      return (void)fail(line, "entry '" + name + "' is not a kernel hardened by atoll-mem");
+    if (!Seen.insert(name).second)
+      return (void)fail(line, "entry '" + name + "' is defined twice");
+    if (isExtern)
+      return (void)fail(line, "external entry '" + name + "'");
+
+    // Parameters: (.param <type directives> name[, ...])
+    std::vector<std::vector<std::string_view>> params;
+    if (is("(")) {
+      ++I;
+      params.emplace_back();
+      while (!atEnd() && !is(")")) {
+        const Token &t = cur();
+        if (t.text == ",") {
+          params.emplace_back();
+        } else if (t.kind == Token::Ident || t.kind == Token::Number || t.text == "[" ||
+                   t.text == "]") {
+          params.back().push_back(t.text);
+        } else {
+          return (void)fail(t.line, "unexpected '" + std::string(t.text) + "' in parameters");
+        }
+        ++I;
+      }
+      if (!expect(")"))
+        return;
+      if (params.size() == 1 && params[0].empty())
+        params.clear();
+    }
+    for (auto &p : params)
+      if (p.empty() || p.front() != ".param")
+        return (void)fail(line, "entry '" + name + "': malformed parameter list");
+    size_t expected = size_t(it->tenantParams) + Exp.hiddenParams;
+    if (params.size() != expected)
+      return (void)fail(line, "entry '" + name + "' has " + std::to_string(params.size()) +
+                                  " parameters, expected " + std::to_string(expected) + " (" +
+                                  std::to_string(it->tenantParams) + " plus " +
+                                  std::to_string(Exp.hiddenParams) +
+                                  " hidden): it was not hardened");
+    for (size_t k = it->tenantParams; k < expected; ++k) {
+      // .param .u64 name, or a 64-bit pointer: .param .u64 .ptr [.global] [.align N] name
+      const auto &p = params[k];
+      bool ok = p.size() >= 3 && (p[1] == ".u64" || p[1] == ".b64" || p[1] == ".s64");
+      size_t j = 2;
+      if (ok && p.size() > 3) {
+        ok = p[j++] == ".ptr";
+        if (ok && j < p.size() && p[j] == ".global")
+          ++j;
+        if (ok && j + 1 < p.size() && p[j] == ".align")
+          j += 2;
+        ok = ok && j + 1 == p.size();
+      }
+      ok = ok && p.back().front() != '.' && p.back().front() != '%';
+      if (!ok)
+        return (void)fail(line, "entry '" + name + "': hidden parameter " +
+                                    std::to_string(k - it->tenantParams) +
+                                    " is not a plain 64-bit parameter");
+    }
+
+    // Performance directives, then the body.
+    while (!atEnd() && !is("{") && !Err) {
+      const Token &t = cur();
+      if (t.text == ".maxntid" || t.text == ".reqntid" || t.text == ".minnctapersm" ||
+          t.text == ".maxnreg") {
+        ++I;
+        if (!expectKind(Token::Number, "a number"))
+          return;
+        while (is(",") && !Err) {
+          ++I;
+          expectKind(Token::Number, "a number");
+        }
+      } else if (t.text == ".noreturn") {
+        ++I;
+      } else if (t.text == ".pragma") {
+        ++I;
+        if (expectKind(Token::String, "a string"))
+          expect(";");
+      } else if (t.text == ";") {
+        return (void)fail(t.line, "entry '" + name + "' without a body");
+      } else {
+        return (void)fail(t.line, "directive '" + std::string(t.text) +
+                                      "' is not allowed on an entry");
+      }
+    }
+    if (Err || !expect("{"))
+      return;
+    parseBody();
+  }
+
+  void parseBody() {
+    int depth = 1;
+    while (!atEnd() && !Err) {
+      const Token &t = cur();
+      if (t.text == "}") {
+        ++I;
+        if (--depth == 0)
+          return;
+        continue;
+      }
+      if (t.text == "{") {
+        ++I;
+        ++depth;
+        continue;
+      }
+      // label:
+      if (isName() && I + 1 < Toks.size() && Toks[I + 1].text == ":") {
+        I += 2;
+        continue;
+      }
+      if (t.kind == Token::Ident && t.text.front() == '.') {
+        if (t.text == ".loc") {
+          parseLoc();
+        } else if (t.text == ".pragma") {
+          ++I;
+          if (expectKind(Token::String, "a string"))
+            expect(";");
+        } else if (t.text == ".reg" || t.text == ".local") {
+          // .reg .b32 %r<12>;  .local .align 8 .b8 __local_depot0[40];
+          ++I;
+          while (!atEnd() && !is(";")) {
+            const Token &u = cur();
+            if (!(u.kind == Token::Ident || u.kind == Token::Number || u.text == "<" ||
+                  u.text == ">" || u.text == "," || u.text == "[" || u.text == "]"))
+              return (void)fail(u.line, "unexpected '" + std::string(u.text) + "' in " +
+                                            std::string(t.text));
+            ++I;
+          }
+          expect(";");
+        } else if (t.text == ".shared") {
+          // A static shared variable that only this kernel uses ("demoted" into the
+          // function by the backend): the same rules as at module scope.
+          parseVariable(/*isExtern=*/false);
+        } else if (t.text == ".param") {
+          return (void)fail(t.line, "parameter declaration inside a body (a call sequence)");
+        } else {
+          return (void)fail(t.line,
+                            "directive '" + std::string(t.text) + "' is not allowed in a body");
+        }
+        continue;
+      }
+      parseInstruction();
+    }
+    if (!Err)
+      fail(curLine(), "unterminated function body");
+  }
+
+  void parseInstruction() {
+    uint32_t line = cur().line;
+    if (is("@")) {
+      ++I;
+      if (is("!"))
+        ++I;
+      if (!isKind(Token::Ident) || cur().text.front() != '%')
+        return (void)fail(line, "expected a predicate register after '@'");
+      ++I;
+    }
+    if (!isKind(Token::Ident) || cur().text.front() == '.' || cur().text.front() == '%')
+      return (void)fail(line, "expected an instruction");
+    std::string_view opcode = cur().text;
+    ++I;
+    std::vector<std::string> operands;
+    std::string operand;
+    int nest = 0;
+    bool any = false, prevWord = false;
+    while (!atEnd() && !(nest == 0 && is(";"))) {
+      const Token &t = cur();
+      // Two words in a row (no operator or comma between) are no operand: a
+      // missing ';' would otherwise glue the next statement into this one.
+      bool word = t.kind != Token::Punct;
+      if (word && prevWord)
+        return (void)fail(t.line, "expected ';' or an operator before '" + std::string(t.text) +
+                                      "'");
+      prevWord = word;
+      if (t.text == "(" || t.text == "[" || t.text == "{")
+        ++nest;
+      else if (t.text == ")" || t.text == "]" || t.text == "}")
+        --nest;
+      if (nest < 0)
+        return (void)fail(t.line, "unbalanced brackets");
+      if (t.kind == Token::Ident && t.text.front() == '.' && nest == 0)
+        return (void)fail(t.line, "unexpected directive in an instruction");
+      if (t.text == "," && nest == 0) {
+        operands.push_back(std::move(operand));
+        operand.clear();
+      } else {
+        operand += t.text;
+        any = true;
+      }
+      ++I;
+    }
+    if (!expect(";"))
+      return;
+    if (any || !operands.empty())
+      operands.push_back(std::move(operand));
+    if (std::string why = checkInstruction(opcode, operands); !why.empty())
+      fail(line, why);
+  }
+};
+
+} // namespace
+
+std::optional<Violation> validate(std::string_view ptx, const Expectation &expected) {
+  return Validator(ptx, expected).run();
+}
+
+} // namespace Atoll::ptx

@@ -1,0 +1,79 @@
+// "What is checked is what is emitted": after hardening and code generation the
+// kernel signatures are read from the final module (not from the tenant's input,
+// which -O2 may have changed), every function definition left must be a kernel
+// hardened by atoll-mem with the hidden ABI parameters, and the emitted PTX is
+// checked by the independent validator (ptx/PtxValidator.h) against that list.
+#include "toolchain/ToolchainInternal.h"
+
+#include "atoll/abi.h"
+#include "ptx/PtxValidator.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace Atoll::toolchain {
+
+using namespace detail;
+
+Expected<std::vector<KernelSignature>> finalKernelSignatures(const Module &M, bool Hardened) {
+  std::vector<KernelSignature> All = kernelSignatures(M);
+  if (!Hardened)
+    return All;
+  std::vector<KernelSignature> Out;
+  for (const Function &F : M.functions()) {
+    if (F.isDeclaration())
+      continue;
+    if (!isKernel(F))
+      return makeError(FailureKind::CompileError,
+                       "function '" + F.getName() +
+                           "' is still defined after hardening: only hardened kernels may "
+                           "reach the PTX");
+    if (!F.hasFnAttribute(ATOLL_HARDENED_ATTR))
+      return makeError(FailureKind::CompileError,
+                       "kernel '" + F.getName() + "' was not hardened by atoll-mem");
+    size_t N = F.arg_size();
+    if (N < ATOLL_HIDDEN_PARAM_COUNT)
+      return makeError(FailureKind::CompileError,
+                       "kernel '" + F.getName() + "' lacks the hidden ABI parameters");
+    for (size_t I = N - ATOLL_HIDDEN_PARAM_COUNT; I < N; ++I)
+      if (Type *T = F.getArg(I)->getType();
+          !T->isIntegerTy(64) && !(T->isPointerTy() && M.getDataLayout().getTypeSizeInBits(T) == 64))
+        return makeError(FailureKind::CompileError,
+                         "kernel '" + F.getName() + "': hidden parameter " +
+                             Twine(I - (N - ATOLL_HIDDEN_PARAM_COUNT)) +
+                             " is not 64-bit (i64 or a pointer)");
+    auto It = find_if(All, [&](const KernelSignature &S) { return S.name == F.getName(); });
+    KernelSignature S = std::move(*It);
+    S.params.resize(N - ATOLL_HIDDEN_PARAM_COUNT);
+    Out.push_back(std::move(S));
+  }
+  if (Out.empty())
+    return makeError(FailureKind::InvalidInput,
+                     "no kernels left after optimisation (a kernel that is not externally "
+                     "visible is deleted)");
+  return Out;
+}
+
+Error validateEmittedPTX(StringRef PTX, const Module &M,
+                         const std::vector<KernelSignature> &Kernels) {
+  ptx::Expectation Exp;
+  Exp.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
+  for (const KernelSignature &S : Kernels)
+    Exp.entries.push_back({S.name, uint32_t(S.params.size())});
+  std::vector<ptx::ExpectedGlobal> Globals;
+  for (const GlobalVariable &GV : M.globals()) {
+    unsigned AS = GV.getAddressSpace();
+    if (AS == 3)
+      Globals.push_back({GV.getName().str(), ptx::Space::Shared});
+    else if (AS == 4)
+      Globals.push_back({GV.getName().str(), ptx::Space::Const});
+  }
+  Exp.globals = std::move(Globals);
+  if (auto V = ptx::validate(std::string_view(PTX.data(), PTX.size()), Exp))
+    return makeError(FailureKind::Refused, "refused by the PTX validator: " + V->describe(),
+                     "error: " + V->describe() + "\n");
+  return Error::success();
+}
+
+} // namespace Atoll::toolchain
