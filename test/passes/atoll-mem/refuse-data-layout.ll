@@ -12,7 +12,7 @@
 ; NONE: target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 ; NONE: define ptx_kernel void @k(
 ; OTHER: error: atoll-mem: refused in 'k': module data layout 'e-i64:32-n16:32:64' is not the NVPTX target's
-; OK: define ptx_kernel void @k(ptr %out, ptr byval([64 x { i8, i64 }]) align 8 %s, i64 %__atoll_arena_base
+; OK: define ptx_kernel void @k(ptr %out, ptr byval([64 x { i8, i64 }]) align 8 %s, i64 %i, i64 %__atoll_arena_base
 
 ;--- none.ll
 target triple = "nvptx64-nvidia-cuda"
