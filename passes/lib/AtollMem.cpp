@@ -6,6 +6,7 @@
 // pass driver; KernelAnalysis.cpp, KernelRewrite.cpp and Confinement.cpp do the work.
 #include "atoll/passes/AtollMem.h"
 
+#include "DefinedValues.h"
 #include "KernelHardener.h"
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
@@ -203,6 +204,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
 
   const char *ModeName = Opts.Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
   for (auto [K, H] : zip(Kernels, Hardeners)) {
+    lowerVariableVectorIndexing(*K); // before the allocas are gathered and zeroed
     // Static allocas outside the entry block would grow the stack per iteration;
     // every fixed-size alloca joins the leading run of the entry block, where the
     // zero-init finds it (one placed after other entry code would be missed).
@@ -233,6 +235,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M), /*isVolatile=*/true);
     }
     emitZeroInit(*NewF, C, ZeroShared);
+    defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }
   Finish();

@@ -85,14 +85,18 @@ bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Op
                    Const(StoreSize(SI->getValueOperand()->getType())), SI->getAlign(), true});
     return true;
   }
+  // NVPTX makes an i8/i16 atomic a 32-bit atomic on the aligned word holding it
+  // (review F5): confined as 4 bytes at the same address (the byte keeps its
+  // offset in the word), the word lies inside any 4-aligned window.
+  auto AtomicSize = [&](Type *T) { return std::max<uint64_t>(StoreSize(T), 4); };
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
     Ops.push_back({RMW->getPointerOperandIndex(),
-                   Const(StoreSize(RMW->getValOperand()->getType())), RMW->getAlign(), true});
+                   Const(AtomicSize(RMW->getValOperand()->getType())), RMW->getAlign(), true});
     return true;
   }
   if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
     Ops.push_back({CX->getPointerOperandIndex(),
-                   Const(StoreSize(CX->getCompareOperand()->getType())), CX->getAlign(), true});
+                   Const(AtomicSize(CX->getCompareOperand()->getType())), CX->getAlign(), true});
     return true;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {

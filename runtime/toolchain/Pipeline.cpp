@@ -121,8 +121,15 @@ Error prepareModule(Module &M, const CompileOptions &Opts) {
   if (!TMOrErr)
     return TMOrErr.takeError();
   std::unique_ptr<TargetMachine> TM = std::move(*TMOrErr);
+  // parseModule() gave the module the target's layout (or refused it); a module
+  // built in memory must have it too: sizes were already read with it.
   if (M.getDataLayout().isDefault())
     M.setDataLayout(TM->createDataLayout());
+  else if (M.getDataLayout() != TM->createDataLayout())
+    return makeError(FailureKind::WrongTarget,
+                     "the module's data layout '" + M.getDataLayoutStr() +
+                         "' is not the NVPTX target's '" +
+                         TM->createDataLayout().getStringRepresentation() + "'");
 
   DiagnosticCollector Diags(M.getContext());
   if (usesLibdevice(M))
