@@ -126,8 +126,8 @@ Error prepareModule(Module &M, const CompileOptions &Opts) {
   if (M.getDataLayout().isDefault())
     M.setDataLayout(TM->createDataLayout());
   else if (M.getDataLayout() != TM->createDataLayout())
-    return makeError(FailureKind::WrongTarget,
-                     "the module's data layout '" + M.getDataLayoutStr() +
+    return makeError(FailureKind::Refused,
+                     "refused: the module's data layout '" + M.getDataLayoutStr() +
                          "' is not the NVPTX target's '" +
                          TM->createDataLayout().getStringRepresentation() + "'");
 

@@ -192,7 +192,7 @@ Expected<std::unique_ptr<Module>> parseModule(MemoryBufferRef Input, LLVMContext
   if (M->getDataLayoutStr().empty())
     M->setDataLayout(Want);
   else if (M->getDataLayoutStr() != Want)
-    return makeError(FailureKind::WrongTarget, "the module's data layout '" +
+    return makeError(FailureKind::Refused, "refused: the module's data layout '" +
                                                    M->getDataLayoutStr() +
                                                    "' is not the NVPTX target's '" + Want + "'");
 

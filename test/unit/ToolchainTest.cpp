@@ -331,8 +331,8 @@ TEST(ToolchainParse, OtherDataLayoutIsRefused) {
                      atoll_test::TidDeclaration;
     auto F = failureOf(compileIR(IR));
     ASSERT_TRUE(F.has_value());
-    EXPECT_EQ(F->Kind, FailureKind::WrongTarget);
-    EXPECT_NE(F->Message.find("the module's data layout '" + std::string(DL) +
+    EXPECT_EQ(F->Kind, FailureKind::Refused);
+    EXPECT_NE(F->Message.find("refused: the module's data layout '" + std::string(DL) +
                               "' is not the NVPTX target's"),
               std::string::npos)
         << F->Message;

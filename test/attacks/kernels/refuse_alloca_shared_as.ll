@@ -6,7 +6,8 @@ target triple = "nvptx64-nvidia-cuda"
 define ptx_kernel void @alloca_shared_as(ptr %out, i64 %i) {
   %a = alloca [4096 x i8], align 1, addrspace(3)
   %p = getelementptr i8, ptr addrspace(3) %a, i64 %i
-  %v = load i8, ptr addrspace(3) %p
+  store volatile i8 1, ptr addrspace(3) %p
+  %v = load volatile i8, ptr addrspace(3) %a
   store i8 %v, ptr %out
   ret void
 }
