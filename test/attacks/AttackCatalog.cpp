@@ -256,6 +256,22 @@ std::vector<Attack> buildAttacks() {
               "a module layout with 4-byte i64: the byval signature was 768 bytes, the PTX "
               "parameter 1024 (the driver read past the caller's buffer) (IR)",
               "data layout 'e-i64:32-n16:32:64' is not the NVPTX target's"));
+  {
+    struct Pair {
+      uint8_t tag;
+      uint64_t value;
+    };
+    struct Pairs {
+      Pair p[64];
+    };
+    static_assert(sizeof(Pairs) == 1024, "the PTX parameter of [64 x {i8, i64}]");
+    Attack &a = add(contained1(
+        "data_layout_default", "forged", "data_layout_default",
+        "a module without a data layout: byval [64 x {i8, i64}] was signed 768 bytes, its PTX "
+        "parameter is 1024; each thread reads one i64 of the struct (IR)",
+        {byval(Pairs{}), atkB()}, {1}, {64}));
+    a.checks.push_back(allZero(64 * 8));
+  }
   add(refused("param_subbyte_vector", "forged", "refuse_param_subbyte_vector",
               "a <5 x i4> parameter, read by LLVM at +8 of its 4-byte .param (IR)",
               "kernel parameter 1 has type <5 x i4>"));
