@@ -280,7 +280,8 @@ TEST(ToolchainSignatures, SizeIsThePtxParamSize) {
       "<2 x i8>", "<3 x i8>", "<3 x i32>", "<3 x float>", "<3 x half>", "<3 x double>",
       "<2 x half>", "<2 x bfloat>", "<4 x i16>", "<5 x i16>", "<16 x i8>", "<4 x float>",
       "<1 x i64>", "<2 x double>", "{ i8, i64 }", "[3 x i16]", "{ i1, i8 }", "[2 x i1]",
-      "{ <3 x i32>, i8 }", "ptr", "ptr addrspace(1)", "ptr byval({ i8, i64 }) align 8",
+      "{ <3 x i32>, i8 }", "<2 x ptr>", "<3 x ptr>", "[2 x <3 x i8>]", "{ half, <3 x i16> }",
+      "ptr", "ptr addrspace(1)", "ptr byval({ i8, i64 }) align 8",
       "ptr byval([64 x { i8, i64 }]) align 8", "ptr byval(<3 x i32>) align 16",
       "i8 signext", "i16 zeroext"};
   std::string Params;

@@ -5,6 +5,7 @@
 ; its offset in the word (no alignment mask). 32-bit atomics are unchanged.
 ; RUN: split-file %s %t
 ; RUN: %opt-atoll -passes=atoll-mem -S %t/window.ll | FileCheck %s --check-prefix=WIN
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %t/window.ll | FileCheck %s --check-prefix=WIN
 ; RUN: %opt-atoll -passes=atoll-mem %t/window.ll -o - | %llc-sm90 -o /dev/null
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/small-object.ll 2>&1 | FileCheck %s --check-prefix=SMALL
 
