@@ -6,6 +6,7 @@
 // pass driver; KernelAnalysis.cpp, KernelRewrite.cpp and Confinement.cpp do the work.
 #include "atoll/passes/AtollMem.h"
 
+#include "DefinedValues.h"
 #include "KernelHardener.h"
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
@@ -131,6 +132,23 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (!F.isDeclaration() && isKernel(F))
       Kernels.push_back(&F);
+  // Every size, alignment and offset the pass computes (and the runtime's kernel
+  // signatures) must be the ones codegen uses, which is the NVPTX layout whatever
+  // the module says: any other layout (or none) is refused, not guessed.
+  if (std::string Want = M.getTargetTriple().computeDataLayout();
+      M.getDataLayoutStr() != Want) {
+    std::string Why = "module data layout '" + M.getDataLayoutStr() +
+                      "' is not the NVPTX target's '" + Want + "'";
+    Function *Named = !Kernels.empty() ? Kernels.front() : M.empty() ? nullptr : &*M.begin();
+    if (Named) {
+      AtollDiagnostic D(name(), *Named, nullptr, Why);
+      M.getContext().diagnose(D);
+    } else {
+      M.getContext().emitError(Twine(name()) + ": refused: " + Why);
+    }
+    Finish();
+    return PreservedAnalyses::all();
+  }
   // Module-level inline asm is pasted into the PTX unchecked: it can define
   // unhardened kernels and writable .global storage next to the hardened ones.
   if (!M.getModuleInlineAsm().empty()) {
@@ -194,6 +212,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   ModuleHelpers Helpers;
   const char *ModeName = Opts.Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
   for (auto [K, H] : zip(Kernels, Hardeners)) {
+    lowerVariableVectorIndexing(*K); // before the allocas are gathered and zeroed
     // Static allocas outside the entry block would grow the stack per iteration;
     // every fixed-size alloca joins the leading run of the entry block, where the
     // zero-init finds it (one placed after other entry code would be missed).
@@ -224,6 +243,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M, Helpers), /*isVolatile=*/true);
     }
     emitZeroInit(*NewF, C, ZeroShared);
+    defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }
   // What is emitted must be what was checked: nothing but hardened kernels.

@@ -86,14 +86,18 @@ bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Op
                    Const(StoreSize(SI->getValueOperand()->getType())), SI->getAlign(), true});
     return true;
   }
+  // NVPTX makes an i8/i16 atomic a 32-bit atomic on the aligned word holding it
+  // (review F5): confined as 4 bytes at the same address (the byte keeps its
+  // offset in the word), the word lies inside any 4-aligned window.
+  auto AtomicSize = [&](Type *T) { return std::max<uint64_t>(StoreSize(T), 4); };
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
     Ops.push_back({RMW->getPointerOperandIndex(),
-                   Const(StoreSize(RMW->getValOperand()->getType())), RMW->getAlign(), true});
+                   Const(AtomicSize(RMW->getValOperand()->getType())), RMW->getAlign(), true});
     return true;
   }
   if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
     Ops.push_back({CX->getPointerOperandIndex(),
-                   Const(StoreSize(CX->getCompareOperand()->getType())), CX->getAlign(), true});
+                   Const(AtomicSize(CX->getCompareOperand()->getType())), CX->getAlign(), true});
     return true;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
@@ -427,6 +431,28 @@ void KernelHardener::mergeAmbiguousLocals() {
     record(Frame, StateSpace::Local, AccessKind::Load, Outcome::Confined,
            "allocas reached by one pointer merged into a frame object (" +
                Twine(Members.size()) + " allocas)");
+/// A scalar or vector of byte-multiple power-of-two integers or floats (or a
+/// scalar i1), pointers, and aggregates of those: PTX lays it out like memory.
+static bool isPlainParamType(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return !VT->getElementType()->isIntegerTy(1) && isPlainParamType(VT->getElementType());
+  if (auto *IT = dyn_cast<IntegerType>(T)) {
+    unsigned W = IT->getBitWidth();
+    return W == 1 || (W >= 8 && W <= 128 && isPowerOf2_32(W));
+  }
+  if (auto *ST = dyn_cast<StructType>(T))
+    return !ST->isOpaque() && all_of(ST->elements(), isPlainParamType);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return isPlainParamType(AT->getElementType());
+  return T->isPointerTy() || T->isHalfTy() || T->isBFloatTy() || T->isFloatTy() ||
+         T->isDoubleTy();
+}
+
+static std::string typeText(Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS, false, /*NoDetails=*/true);
+  return S;
 }
 
 bool KernelHardener::analyze() {
@@ -442,8 +468,28 @@ bool KernelHardener::analyze() {
              "kernel parameter " + Twine(A.getArgNo()) + " is a pointer into address space " +
                  Twine(PT->getAddressSpace()) +
                  " (kernel pointer parameters must be generic or global)");
+  // The runtime packs each parameter in the bytes the signature records (the
+  // allocation size); a type whose PTX parameter is laid out otherwise (sub-byte
+  // or odd-width integers, <N x i1>: LLVM reads <5 x i4> at +8 of a 4-byte
+  // .param) would be read past the caller's bytes.
+  for (Argument &A : Fn->args())
+    if (!A.hasByValAttr() && !isPlainParamType(A.getType()))
+      refuse(nullptr, StateSpace::Param, AccessKind::Load,
+             "kernel parameter " + Twine(A.getArgNo()) + " has type " +
+                 typeText(A.getType()) +
+                 " (parameters must be pointers, byval, or scalars/vectors of i1 (scalar "
+                 "only), i8-i128 or floating point)");
   for (Instruction &I : instructions(*Fn)) {
     if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      // An alloca in another space is not in the frame: its zero-init and its
+      // accesses would go through an unconfined global/shared/cluster pointer.
+      if (AI->getAddressSpace() != DL.getAllocaAddrSpace()) {
+        refuse(AI, StateSpace::Local, AccessKind::Load,
+               "alloca in address space " + Twine(AI->getAddressSpace()) +
+                   " (only the data layout's alloca address space " +
+                   Twine(DL.getAllocaAddrSpace()) + " is supported)");
+        continue;
+      }
       if (!AI->isStaticAlloca() && !isa<ConstantInt>(AI->getArraySize()))
         refuse(AI, StateSpace::Local, AccessKind::Load,
                "dynamic stack allocation (alloca with a run-time size)");

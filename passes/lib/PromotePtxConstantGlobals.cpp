@@ -26,6 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
+#include <limits>
 #include <numeric>
 
 using namespace llvm;
@@ -556,10 +557,14 @@ GlobalVariable *promote(Module &M, GlobalVariable &G, bool InUsed, bool InCompil
   return New;
 }
 
-/// Bytes of the constant bank a global takes.
+/// Bytes of the constant bank a global takes, saturated at UINT64_MAX (a tenant
+/// type can be 2^64 - 1 bytes: alignTo, and any sum, must not wrap).
 uint64_t constantBytes(const GlobalVariable &GV, const DataLayout &DL) {
   uint64_t Size = DL.getTypeAllocSize(GV.getValueType()).getFixedValue();
-  return alignTo(Size, GV.getAlign().valueOrOne());
+  uint64_t A = GV.getAlign().valueOrOne().value();
+  if (Size > std::numeric_limits<uint64_t>::max() - A)
+    return std::numeric_limits<uint64_t>::max();
+  return alignTo(Size, A);
 }
 
 class Promoter {
@@ -617,7 +622,7 @@ void Promoter::refuseOverCapacity(uint64_t Existing, uint64_t Promoted) {
                    [](const auto &A, const auto &B) { return A.second > B.second; });
   std::string S;
   raw_string_ostream OS(S);
-  OS << "constant memory over capacity: " << Existing + Promoted << " bytes (" << Existing
+  OS << "constant memory over capacity: " << SaturatingAdd(Existing, Promoted) << " bytes (" << Existing
      << " already constant, " << Promoted << " to promote) exceed the "
      << ATOLL_CONSTANT_BANK_BYTES << "-byte constant bank; largest:";
   for (unsigned I = 0, E = std::min<size_t>(3, BankUsers.size()); I != E; ++I)
@@ -669,13 +674,20 @@ bool Promoter::run() {
     UseWalker Walker(GV, DL);
     Finding F = Walker.run();
     uint64_t Bytes = constantBytes(GV, DL);
+    // One object larger than the bank can never fit (and its size must not take
+    // part in a sum): refused on its own, before any total is formed.
+    if (Bytes > ATOLL_CONSTANT_BANK_BYTES) {
+      refuse(GV, "object of " + Twine(Bytes) + " bytes is larger than the " +
+                     Twine(ATOLL_CONSTANT_BANK_BYTES) + "-byte constant bank");
+      continue;
+    }
     if (AS == ASConst) {
       // Hardware-read-only already: only a direct write is a (faulting) mistake.
       if (F.Kind == Finding::Write) {
         refuse(GV, "constant memory is read-only (" + F.describe() + ")", F.I);
         continue;
       }
-      Existing += Bytes;
+      Existing = SaturatingAdd(Existing, Bytes);
       BankUsers.push_back({&GV, Bytes});
       record(GV, AS, Outcome::ProvenSafe,
              "already in constant memory (" + Twine(Bytes) + " bytes)");
@@ -691,11 +703,11 @@ bool Promoter::run() {
       continue;
     }
     ToPromote.push_back(&GV);
-    Promoted += Bytes;
+    Promoted = SaturatingAdd(Promoted, Bytes);
     BankUsers.push_back({&GV, Bytes});
   }
 
-  if (Existing + Promoted > ATOLL_CONSTANT_BANK_BYTES) {
+  if (SaturatingAdd(Existing, Promoted) > ATOLL_CONSTANT_BANK_BYTES) {
     // No partial promotion: the module stays as it was.
     refuseOverCapacity(Existing, Promoted);
     return Changed;

@@ -145,8 +145,15 @@ Error prepareModule(Module &M, const CompileOptions &Opts) {
   if (!TMOrErr)
     return TMOrErr.takeError();
   std::unique_ptr<TargetMachine> TM = std::move(*TMOrErr);
+  // parseModule() gave the module the target's layout (or refused it); a module
+  // built in memory must have it too: sizes were already read with it.
   if (M.getDataLayout().isDefault())
     M.setDataLayout(TM->createDataLayout());
+  else if (M.getDataLayout() != TM->createDataLayout())
+    return makeError(FailureKind::Refused,
+                     "refused: the module's data layout '" + M.getDataLayoutStr() +
+                         "' is not the NVPTX target's '" +
+                         TM->createDataLayout().getStringRepresentation() + "'");
 
   // First, on the tenant's module alone: no promise of the tenant's (a range, an
   // alignment, an assumption) may reach the optimiser or outlive the clamps.

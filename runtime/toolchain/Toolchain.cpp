@@ -120,7 +120,9 @@ KernelParam paramOf(const Argument &A, const DataLayout &DL) {
     return P;
   }
   P.kind = KernelParam::Kind::Scalar;
-  P.size = DL.getTypeStoreSize(T);
+  // The PTX .param is the allocation size (<3 x i32>: .b8 [16], <3 x half>: [8]);
+  // the runtime must pack (zero-padded) that many bytes, not the store size.
+  P.size = DL.getTypeAllocSize(T);
   P.align = DL.getABITypeAlign(T).value();
   P.isFloat = T->isFPOrFPVectorTy();
   P.isSigned = A.hasSExtAttr();
@@ -181,6 +183,18 @@ Expected<std::unique_ptr<Module>> parseModule(MemoryBufferRef Input, LLVMContext
     return makeError(FailureKind::WrongTarget, "the module targets '" + TT.str() +
                                                    "' (expected nvptx64-nvidia-cuda)");
   }
+
+  // Sizes (kernel signatures, the passes' object sizes) are read with the module's
+  // layout and codegen uses the target's: they must be the same. A module without
+  // one gets the target's here, before anything reads a size; any other is refused
+  // (LLVM's default layout makes {i8, i64} 12 bytes, the PTX parameter 16).
+  std::string Want = TT.computeDataLayout();
+  if (M->getDataLayoutStr().empty())
+    M->setDataLayout(Want);
+  else if (M->getDataLayoutStr() != Want)
+    return makeError(FailureKind::Refused, "refused: the module's data layout '" +
+                                                   M->getDataLayoutStr() +
+                                                   "' is not the NVPTX target's '" + Want + "'");
 
   if (none_of(M->functions(),
               [](const Function &F) { return !F.isDeclaration() && isKernel(F); }))

@@ -244,6 +244,41 @@ std::vector<Attack> buildAttacks() {
               "a kernel pointer parameter typed shared (addrspace 3), which would receive a "
               "global buffer address (IR)",
               "kernel parameter 0 is a pointer into address space 3"));
+  // Found by review (docs/security-model.md, "Found by review").
+  add(refused("alloca_global_as", "forged", "refuse_alloca_global_as",
+              "a 4 KiB alloca in the global space: its zero-init was an unconfined st.global "
+              "loop at the depot's address (IR)",
+              "alloca in address space 1 (only the data layout's alloca address space 0"));
+  add(refused("alloca_shared_as", "forged", "refuse_alloca_shared_as",
+              "a 4 KiB alloca in the shared space, outside the shared window (IR)",
+              "alloca in address space 3 (only the data layout's alloca address space 0"));
+  add(refused("data_layout", "forged", "refuse_data_layout",
+              "a module layout with 4-byte i64: the byval signature was 768 bytes, the PTX "
+              "parameter 1024 (the driver read past the caller's buffer) (IR)",
+              "data layout 'e-i64:32-n16:32:64' is not the NVPTX target's"));
+  {
+    struct Pair {
+      uint8_t tag;
+      uint64_t value;
+    };
+    struct Pairs {
+      Pair p[64];
+    };
+    static_assert(sizeof(Pairs) == 1024, "the PTX parameter of [64 x {i8, i64}]");
+    Attack &a = add(contained1(
+        "data_layout_default", "forged", "data_layout_default",
+        "a module without a data layout: byval [64 x {i8, i64}] was signed 768 bytes, its PTX "
+        "parameter is 1024; each thread reads one i64 of the struct (IR)",
+        {byval(Pairs{}), atkB()}, {1}, {64}));
+    a.checks.push_back(allZero(64 * 8));
+  }
+  add(refused("param_subbyte_vector", "forged", "refuse_param_subbyte_vector",
+              "a <5 x i4> parameter, read by LLVM at +8 of its 4-byte .param (IR)",
+              "kernel parameter 1 has type <5 x i4>"));
+  add(refused("constant_bank_wrap", "forged", "refuse_constant_bank_wrap",
+              "constant objects of 2^32 and 2^64 - 2^32 bytes whose bank total wrapped to 0 "
+              "(IR)",
+              "is larger than the 65536-byte constant bank"));
 
   // --- launder: hiding the pointer's origin from the compiler ------------------------------
   add(contained1("launder_memory_write", "launder", "launder",
@@ -705,6 +740,16 @@ std::vector<Attack> buildAttacks() {
         "uninitialised stack array",
         {L("residue_writer_local", {u32(3)}, wide, threads, 0, Role::Victim),
          L("residue_probe_local", {atkB()}, wide, threads)}));
+    a.checks.push_back(allZero(wideOut));
+  }
+  {
+    // Found by review (F2): codegen's stack temporary for a variable vector index.
+    Attack &a = add(contained(
+        "residue_vector_lane", "residue", "residue_vector",
+        "the victim fills a 4 KiB stack array with secrets; the attacker reads lanes 1..1023 of "
+        "a <1024 x i32> whose only defined lane is 0, at a variable index (IR)",
+        {L("residue_vector_writer", {u32(9)}, wide, threads, 0, Role::Victim),
+         L("residue_vector_probe", {atkB(), u32(0)}, wide, threads)}));
     a.checks.push_back(allZero(wideOut));
   }
   {

@@ -13,12 +13,14 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include "TestKernels.h"
 
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <regex>
 #include <thread>
 
 using namespace llvm;
@@ -252,6 +254,93 @@ TEST(ToolchainSignatures, CompileReportsTenantVisibleParamsOnly) {
   // The hidden arena parameters are appended by the pass, never part of the
   // signature the runtime validates tenant arguments against.
   EXPECT_EQ(C->kernels[0].params.size(), 4u);
+}
+
+/// The byte size of each `.param` of the PTX entry, by position: `.b8 x[N]` is N,
+/// a scalar `.u16`/`.f32`/... its width, a pointer 8.
+std::vector<uint64_t> ptxParamSizes(const std::string &PTX) {
+  std::vector<uint64_t> Sizes;
+  std::regex Decl(R"(\.param\s+(?:\.align\s+\d+\s+)?\.([a-z]+)(\d+)[^\n]*?\b\w+_param_(\d+)(?:\[(\d+)\])?)");
+  for (std::sregex_iterator It(PTX.begin(), PTX.end(), Decl), End; It != End; ++It) {
+    const std::smatch &Mt = *It;
+    size_t Idx = std::stoul(Mt[3]);
+    uint64_t Bytes = Mt[4].matched ? std::stoull(Mt[4]) : std::stoull(Mt[2]) / 8;
+    if (Sizes.size() <= Idx)
+      Sizes.resize(Idx + 1, 0);
+    Sizes[Idx] = Bytes;
+  }
+  return Sizes;
+}
+
+// Found by review (F3): the runtime packs the bytes the signature records; the
+// kernel reads the bytes its PTX .param declares. Every parameter type atoll-mem
+// accepts must agree, or the driver reads past the caller's buffer.
+TEST(ToolchainSignatures, SizeIsThePtxParamSize) {
+  const char *Types[] = {
+      "i1", "i8", "i16", "i32", "i64", "i128", "half", "bfloat", "float", "double",
+      "<2 x i8>", "<3 x i8>", "<3 x i32>", "<3 x float>", "<3 x half>", "<3 x double>",
+      "<2 x half>", "<2 x bfloat>", "<4 x i16>", "<5 x i16>", "<16 x i8>", "<4 x float>",
+      "<1 x i64>", "<2 x double>", "{ i8, i64 }", "[3 x i16]", "{ i1, i8 }", "[2 x i1]",
+      "{ <3 x i32>, i8 }", "<2 x ptr>", "<3 x ptr>", "[2 x <3 x i8>]", "{ half, <3 x i16> }",
+      "ptr", "ptr addrspace(1)", "ptr byval({ i8, i64 }) align 8",
+      "ptr byval([64 x { i8, i64 }]) align 8", "ptr byval(<3 x i32>) align 16",
+      "i8 signext", "i16 zeroext"};
+  std::string Params;
+  for (size_t I = 0; I < std::size(Types); ++I)
+    Params += (I ? ", " : "") + std::string(Types[I]) + " %a" + std::to_string(I);
+  std::string IR = withHeader("define ptx_kernel void @k(" + Params + ") {\n  ret void\n}\n");
+  for (bool Harden : {true, false}) {
+    SCOPED_TRACE(Harden ? "hardened" : "native");
+    CompileOptions Opts;
+    Opts.Harden = Harden;
+    auto C = compileIR(IR, Opts);
+    ASSERT_TRUE(!!C) << toString(C.takeError());
+    ASSERT_EQ(C->kernels.size(), 1u);
+    const auto &Sig = C->kernels[0].params;
+    ASSERT_EQ(Sig.size(), std::size(Types));
+    std::vector<uint64_t> PtxSizes = ptxParamSizes(C->ptx);
+    ASSERT_GE(PtxSizes.size(), Sig.size()) << C->ptx;
+    for (size_t I = 0; I < Sig.size(); ++I)
+      EXPECT_EQ(Sig[I].size, PtxSizes[I]) << "parameter " << I << ": " << Types[I];
+  }
+}
+
+// Found by review (F3): without a layout, sizes were read with LLVM's default
+// (i64 ABI align 4: {i8, i64} is 12 bytes, in PTX 16).
+TEST(ToolchainParse, MissingDataLayoutGetsTheTargets) {
+  LLVMContext Ctx;
+  auto M = parse(R"(
+target triple = "nvptx64-nvidia-cuda"
+define ptx_kernel void @k(ptr byval([64 x {i8, i64}]) align 8 %s, {i8, i64} %d) {
+  ret void
+}
+)",
+                 Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  EXPECT_EQ((*M)->getDataLayoutStr(), std::string(Triple("nvptx64-nvidia-cuda").computeDataLayout()));
+  auto Sigs = kernelSignatures(**M);
+  ASSERT_EQ(Sigs.size(), 1u);
+  EXPECT_EQ(Sigs[0].params[0].size, 1024u);
+  EXPECT_EQ(Sigs[0].params[1].size, 16u);
+}
+
+TEST(ToolchainParse, OtherDataLayoutIsRefused) {
+  for (const char *DL : {"e-i64:32-n16:32:64", "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64-A5",
+                         "E-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"}) {
+    SCOPED_TRACE(DL);
+    std::string IR = "target datalayout = \"" + std::string(DL) +
+                     "\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n" + atoll_test::VecAddKernel +
+                     atoll_test::TidDeclaration;
+    auto F = failureOf(compileIR(IR));
+    ASSERT_TRUE(F.has_value());
+    EXPECT_EQ(F->Kind, FailureKind::Refused);
+    EXPECT_NE(F->Message.find("refused: the module's data layout '" + std::string(DL) +
+                              "' is not the NVPTX target's"),
+              std::string::npos)
+        << F->Message;
+  }
+  // The exact target layout is accepted (the positive case of the rule).
+  EXPECT_TRUE(!!compileIR(VecAdd));
 }
 
 // --- compile / emitPTX --------------------------------------------------------

@@ -1,0 +1,23 @@
+// atoll-mem: no value of a hardened kernel is undefined. Undefined values (undef,
+// poison, an out-of-range vector lane) become whatever a register or a
+// codegen stack temporary held before: another tenant's data (review F2, F4).
+#pragma once
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace Atoll {
+
+/// Rewrites each extractelement/insertelement with a variable (or out-of-range)
+/// index into an access to a kernel-owned vector slot (an entry alloca, zeroed
+/// at entry by atoll-mem) at an index clamped into the vector, so that codegen
+/// makes no stack temporary of its own (it writes only some lanes of one).
+void lowerVariableVectorIndexing(llvm::Function &F);
+
+/// Replaces every undef/poison operand of every instruction (and every undef
+/// lane of a constant vector/aggregate operand, and every undefined shufflevector
+/// mask lane) by zero; freeze then always sees a defined value.
+void defineUndefinedOperands(llvm::Function &F);
+
+} // namespace Atoll
