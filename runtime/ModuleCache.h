@@ -9,6 +9,7 @@
 #include "atoll/application.h"
 #include "atoll/error.h"
 
+#include <array>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -46,13 +47,15 @@ struct CompiledEntry {
   std::vector<KernelInfo> kernels; // signatures only
 };
 
-std::string serializeEntry(std::string_view key, const CompiledEntry &entry);
-/// nullopt for anything malformed, truncated, of another key, or failing its checksum.
-std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes);
-/// <dir>/<key>.ptxc, written to a temporary file and renamed (atomic).
-Status writeDiskEntry(const std::string &dir, std::string_view key, const CompiledEntry &entry);
-std::optional<CompiledEntry> readDiskEntry(const std::string &dir, std::string_view key);
-std::string diskEntryPath(const std::string &dir, std::string_view key);
+/// The entry's authentication: keyed BLAKE3 (a MAC) over the cache key and body.
+std::array<uint8_t, 32> entryMac(std::span<const uint8_t, 32> macKey, std::string_view key,
+                                 std::string_view body);
+std::string serializeEntry(std::string_view key, const CompiledEntry &entry,
+                           std::span<const uint8_t, 32> macKey);
+/// nullopt for anything malformed, truncated, of another key, or failing its MAC
+/// (written with another key, or altered).
+std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes,
+                                        std::span<const uint8_t, 32> macKey);
 
 /// The parameter declarations of `.entry <kernel>(...)` in the PTX, or nullopt when
 /// there is no such entry.

@@ -120,7 +120,9 @@ KernelParam paramOf(const Argument &A, const DataLayout &DL) {
     return P;
   }
   P.kind = KernelParam::Kind::Scalar;
-  P.size = DL.getTypeStoreSize(T);
+  // The allocation size, as the PTX parameter has: <3 x float> is a 16-byte .param
+  // (its store size, 12, would let the launch read 4 bytes past the caller's value).
+  P.size = DL.getTypeAllocSize(T);
   P.align = DL.getABITypeAlign(T).value();
   P.isFloat = T->isFPOrFPVectorTy();
   P.isSigned = A.hasSExtAttr();
