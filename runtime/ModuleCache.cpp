@@ -293,6 +293,24 @@ size_t ModuleCache::size() const {
   return map_.size();
 }
 
+size_t ModuleCache::trim() {
+  std::vector<std::shared_ptr<const LoadedModule>> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = lru_.begin(); it != lru_.end();) {
+      auto node = map_.find(*it);
+      if (node->second.module.use_count() > 1) {
+        ++it;
+        continue;
+      }
+      doomed.push_back(std::move(node->second.module));
+      map_.erase(node);
+      it = lru_.erase(it);
+    }
+  }
+  return doomed.size(); // destroyed here, outside the lock
+}
+
 void ModuleCache::clear() {
   std::unordered_map<std::string, Node> doomed;
   {

@@ -102,6 +102,9 @@ public:
   std::shared_ptr<const LoadedModule> insert(std::shared_ptr<const LoadedModule> module);
   size_t size() const;
   void clear();
+  /// Evicts every module nothing else references; returns how many. Their unloads
+  /// happen outside the lock (queued on the reclaim thread by the runtime).
+  size_t trim();
 
 private:
   struct Node {

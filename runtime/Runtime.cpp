@@ -382,6 +382,8 @@ void Runtime::trimPool() {
     state_->pool->trim();
 }
 
+size_t Runtime::trimModuleCache() { return state_->modules.trim(); }
+
 RuntimeStats Runtime::stats() const {
   RuntimeStats s;
   if (state_->pool) {

@@ -201,6 +201,9 @@ public:
   size_t collect();
   /// Frees every pooled arena that is not in use.
   void trimPool();
+  /// Evicts every cached module no Application or running work uses; returns how
+  /// many. Never waits: the unloads run on the reclaim thread.
+  size_t trimModuleCache();
   RuntimeStats stats() const;
 
   /// Internal.
