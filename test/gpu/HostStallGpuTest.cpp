@@ -123,6 +123,16 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
       std::memset(h->data(), 1, h->size());
     }
   });
+  // Registered host memory counts as page-locked: an async copy on A's busy stream
+  // is enqueued at once (pageable memory would first wait for A's kernel).
+  timed("copyToDeviceAsync from allocateHost memory on A's busy stream", 1000ms, [&] {
+    auto h = rt->allocateHost(4096);
+    ASSERT_TRUE(h) << h.error().describe();
+    std::memset(h->data(), 0, 4);
+    EXPECT_TRUE((*a)->copyToDeviceAsync(*flag, 0, h->data(), 4));
+    // h is released here while the copy is pending: its unregistration (and free)
+    // waits on the reclaim thread, never on this thread.
+  });
   timed("trimModuleCache (evicts, unload queued)", 500ms, [&] {
     EXPECT_GE(rt->trimModuleCache(), 1u);
   });
