@@ -125,13 +125,13 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
   });
   // Registered host memory counts as page-locked: an async copy on A's busy stream
   // is enqueued at once (pageable memory would first wait for A's kernel).
+  HostMemory flagHost; // kept until A's copy has run
   timed("copyToDeviceAsync from allocateHost memory on A's busy stream", 1000ms, [&] {
     auto h = rt->allocateHost(4096);
     ASSERT_TRUE(h) << h.error().describe();
-    std::memset(h->data(), 0, 4);
-    EXPECT_TRUE((*a)->copyToDeviceAsync(*flag, 0, h->data(), 4));
-    // h is released here while the copy is pending: its unregistration (and free)
-    // waits on the reclaim thread, never on this thread.
+    flagHost = std::move(*h);
+    std::memset(flagHost.data(), 0, 4);
+    EXPECT_TRUE((*a)->copyToDeviceAsync(*flag, 0, flagHost.data(), 4));
   });
   timed("trimModuleCache (evicts, unload queued)", 500ms, [&] {
     EXPECT_GE(rt->trimModuleCache(), 1u);
@@ -199,6 +199,7 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
     // here, under the wedged kernel.
     *spin = Kernel();
     *vadd = Kernel();
+    flagHost = HostMemory();
     pending = PendingApplication();
     if (loaded)
       loaded->reset();
