@@ -235,14 +235,15 @@ RuntimeState::~RuntimeState() {
   // Nothing here may wait for a tenant's kernel without a bound: the decision to
   // abandon wedged work comes first, before anything that would wait for it.
   if (!api) {
-    loader.stop(false, std::chrono::milliseconds(0));
+    loader.stop(false, options.shutdownDrainTimeout);
     return;
   }
   const int d = info.ordinal;
   const bool current = DeviceRegistry::generation[d].load() == generation;
-  // 1. Queued loads are dropped (their waiters get ContextLost); a load running in
-  //    the driver is left to finish on its own.
-  loader.stop(false, std::chrono::milliseconds(0));
+  // 1. Queued loads are dropped (their waiters get ContextLost). No load is in the
+  //    driver now (a running load holds the state), unless this destructor runs on
+  //    the loader thread itself, which stop() detects.
+  loader.stop(false, options.shutdownDrainTimeout);
   // 2. Drain the pool (polling, bounded); what is still quarantined then runs a
   //    kernel that did not end: abandon the context before anything could wait.
   if (current && !lost() && makeCurrent() && pool) {
