@@ -44,11 +44,12 @@ void ArenaPool::dispose(Garbage &g) noexcept {
   g.pinned.clear(); // may drop the last reference to a module: its unload is queued
 }
 
-bool ArenaPool::pendingLocked() const {
+uint64_t ArenaPool::pendingBytesLocked() const {
+  uint64_t n = 0;
   for (const Entry &e : entries_)
     if (e.state != State::Clean)
-      return true;
-  return false;
+      n += e.arena.bytes();
+  return n;
 }
 
 Result<ArenaPool::Lease> ArenaPool::acquire(const ArenaSpec &spec) {
@@ -116,7 +117,9 @@ Result<ArenaPool::Lease> ArenaPool::acquire(const ArenaSpec &spec) {
     // The budget is checked after eviction, against everything still held.
     if (stats_.committed + stats_.pooled + need <= budget_)
       break;
-    if (attempt >= 50 || !pendingLocked())
+    // Waiting helps only if what is still scrubbing or quarantined would make room.
+    if (attempt >= 50 ||
+        stats_.committed + stats_.pooled + need - pendingBytesLocked() > budget_)
       return refuse();
     lock.unlock();
     dispose(garbage);
@@ -265,7 +268,7 @@ void ArenaPool::shutdown(std::chrono::milliseconds drain) {
       if (!backend_.usable())
         return; // a lost context is reset/released as a whole
       collectLocked(garbage);
-      pending = pendingLocked();
+      pending = pendingBytesLocked() > 0;
     }
     dispose(garbage);
     if (!pending || std::chrono::steady_clock::now() >= deadline)

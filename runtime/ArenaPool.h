@@ -149,7 +149,8 @@ private:
   size_t collectLocked(Garbage &garbage);
   /// Frees the garbage; the mutex must not be held.
   void dispose(Garbage &garbage) noexcept;
-  bool pendingLocked() const;
+  /// Bytes of arenas that are not clean yet (scrubbing, quarantined, doomed).
+  uint64_t pendingBytesLocked() const;
 
   ArenaBackend &backend_;
   const uint64_t budget_;

@@ -473,3 +473,30 @@ TEST(ArenaPool, CancelledFreshArenaIsFreedOnlyAfterItsEvent) {
   EXPECT_EQ(pool.stats().committed, 0u);
   EXPECT_EQ(pool.stats().pooledArenas, 0u);
 }
+
+TEST(ArenaPool, AdmissionDoesNotWaitWhenPendingArenasCannotMakeRoom) {
+  // A quarantined arena (a never-ending kernel) that would not make room even once
+  // freed: refused at once, no polling.
+  FakeBackend be;
+  ArenaPool pool(be, 64 * MiB, true);
+  auto q = *pool.acquire(mask(16 * MiB));
+  be.setDone(q.arena.serial, false);
+  pool.release(q.arena, /*streamWasIdle=*/false);
+  auto held = *pool.acquire(mask(32 * MiB));
+  auto start = std::chrono::steady_clock::now();
+  auto big = pool.acquire(mask(64 * MiB)); // 48 + 64 - 16 > 64
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_NE(big.error().message().find("(1 quarantined arenas)"), std::string::npos)
+      << big.error().message();
+  EXPECT_LT(took, std::chrono::milliseconds(50));
+  // One that would fit once the quarantined arena is done polls briefly, then refuses.
+  auto mid = pool.acquire(mask(32 * MiB)); // 48 + 32 - 16 <= 64
+  ASSERT_FALSE(mid);
+  be.setDone(q.arena.serial, true);
+  auto now = pool.acquire(mask(32 * MiB));
+  ASSERT_TRUE(now) << now.error().describe();
+  pool.release(held.arena, true);
+  pool.release(now->arena, true);
+}
