@@ -67,35 +67,34 @@ bool Worker::drain(std::chrono::milliseconds limit) {
 }
 
 bool Worker::stop(bool runQueued, std::chrono::milliseconds limit) noexcept {
-  std::lock_guard start(startMutex_);
-  if (stopped_)
-    return true;
-  stopped_ = true;
+  bool started;
+  {
+    // Only decides; waiting happens without it, so a task that posts is not blocked.
+    std::lock_guard start(startMutex_);
+    if (stopped_)
+      return true;
+    stopped_ = true; // from now on post() never touches thread_
+    started = thread_.joinable();
+  }
   std::unique_lock lock(shared_->mutex);
   shared_->stopping = true;
   shared_->dropping = !runQueued;
   shared_->cv.notify_all();
-  if (!thread_.joinable()) {
-    std::deque<Task> dropped;
-    dropped.swap(shared_->queue);
-    lock.unlock();
-    for (Task &t : dropped)
-      t(false);
-    return true;
-  }
   bool done = false;
-  if (thread_.get_id() != std::this_thread::get_id())
+  if (started && thread_.get_id() != std::this_thread::get_id())
     done = shared_->cv.wait_for(lock, limit, [&] { return shared_->exited; });
   std::deque<Task> dropped;
   if (!done) {
-    // Stuck in a driver call (or stopped from one of its own tasks): drop the rest
-    // now, leave the thread to finish its task alone.
+    // Not started, stuck in a driver call, or stopped from one of its own tasks:
+    // drop the rest now; a running task finishes alone.
     shared_->dropping = true;
     dropped.swap(shared_->queue);
   }
   lock.unlock();
   for (Task &t : dropped)
     t(false);
+  if (!started)
+    return true;
   if (done)
     thread_.join();
   else
