@@ -63,6 +63,87 @@ TEST(HostStall, CreatePipelineFailureReleasesEverything) {
   EXPECT_TRUE(ok) << ok.error().describe();
 }
 
+TEST(HostStall, HugeTimeoutsSaturate) {
+  // milliseconds::max() used to overflow begin + timeout: the wait timed out at once
+  // and wedged the pipeline.
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  ASSERT_TRUE(spin);
+  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = std::chrono::milliseconds::max()});
+  ASSERT_TRUE(p) << p.error().describe();
+  auto flag = (*p)->allocate(4), result = (*p)->allocate(4);
+  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
+  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 50'000'000ull, *result));
+  Status s = (*p)->synchronize();
+  EXPECT_TRUE(s) << s.error().describe();
+  EXPECT_FALSE((*p)->wedged());
+}
+
+TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
+  // A synchronous (pageable) copy waits for the pipeline's earlier work with the lock
+  // released. Meanwhile another thread of the tenant frees the buffer, or keeps
+  // launching: after re-locking the copy sees it (typed error) or waits again within
+  // its timeout; it never blocks under the lock behind a kernel.
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  ASSERT_TRUE(spin);
+  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = 1000ms});
+  ASSERT_TRUE(p);
+  auto flag = (*p)->allocate(4), result = (*p)->allocate(4), data = (*p)->allocate(4096);
+  ASSERT_TRUE(flag && result && data);
+  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
+
+  // 1. The buffer is freed while the copy waits: InvalidArgument naming it.
+  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 300'000'000ull, *result));
+  Buffer victim = *data;
+  auto freer = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(100ms);
+    return (*p)->free(victim);
+  });
+  std::vector<uint8_t> out(4096);
+  Status s = (*p)->copyToHost(out.data(), victim, 0, out.size());
+  ASSERT_TRUE(freer.get());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument) << s.error().describe();
+  EXPECT_NE(s.error().message().find("not a live allocation"), std::string::npos);
+  ASSERT_TRUE((*p)->synchronize());
+
+  // 2. Another thread keeps launching 200 ms kernels: the copy returns within about
+  //    twice the timeout, done or Timeout, never stuck.
+  auto buf = (*p)->allocate(4096);
+  ASSERT_TRUE(buf);
+  std::atomic<bool> stop{false};
+  auto launcher = std::async(std::launch::async, [&] {
+    while (!stop) {
+      Status l = (*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 200'000'000ull, *result);
+      if (!l)
+        std::this_thread::sleep_for(5ms); // wedged for a moment: try again
+    }
+  });
+  std::this_thread::sleep_for(50ms);
+  double ms = timed("pageable copyToHost while another thread launches", 2000ms + 1000ms, [&] {
+    Status c = (*p)->copyToHost(out.data(), *buf, 0, out.size());
+    if (!c)
+      EXPECT_EQ(c.error().code(), ErrorCode::Timeout) << c.error().describe();
+  });
+  (void)ms;
+  stop = true;
+  launcher.get();
+  auto deadline = Clock::now() + 5s;
+  while ((*p)->wedged() && Clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_TRUE((*p)->synchronize());
+}
+
+// Last: it leaves a runtime abandoned under a kernel that runs for 6 more seconds.
 TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
   ATOLL_REQUIRE_GPU();
   RuntimeOptions o;
@@ -204,87 +285,8 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
     if (loaded)
       loaded->reset();
     app->reset();
+    a->reset();
     rt.reset();
-    b->reset();
+    b->reset(); // the last holder: ~RuntimeState runs here
   });
-}
-
-TEST(HostStall, HugeTimeoutsSaturate) {
-  // milliseconds::max() used to overflow begin + timeout: the wait timed out at once
-  // and wedged the pipeline.
-  ATOLL_REQUIRE_GPU();
-  auto rt = Runtime::create();
-  ASSERT_TRUE(rt) << rt.error().describe();
-  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
-  ASSERT_TRUE(app) << app.error().describe();
-  auto spin = (*app)->kernel("spin");
-  ASSERT_TRUE(spin);
-  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = std::chrono::milliseconds::max()});
-  ASSERT_TRUE(p) << p.error().describe();
-  auto flag = (*p)->allocate(4), result = (*p)->allocate(4);
-  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
-  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 50'000'000ull, *result));
-  Status s = (*p)->synchronize();
-  EXPECT_TRUE(s) << s.error().describe();
-  EXPECT_FALSE((*p)->wedged());
-}
-
-TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
-  // A synchronous (pageable) copy waits for the pipeline's earlier work with the lock
-  // released. Meanwhile another thread of the tenant frees the buffer, or keeps
-  // launching: after re-locking the copy sees it (typed error) or waits again within
-  // its timeout; it never blocks under the lock behind a kernel.
-  ATOLL_REQUIRE_GPU();
-  auto rt = Runtime::create();
-  ASSERT_TRUE(rt) << rt.error().describe();
-  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
-  ASSERT_TRUE(app) << app.error().describe();
-  auto spin = (*app)->kernel("spin");
-  ASSERT_TRUE(spin);
-  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = 1000ms});
-  ASSERT_TRUE(p);
-  auto flag = (*p)->allocate(4), result = (*p)->allocate(4), data = (*p)->allocate(4096);
-  ASSERT_TRUE(flag && result && data);
-  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
-
-  // 1. The buffer is freed while the copy waits: InvalidArgument naming it.
-  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 300'000'000ull, *result));
-  Buffer victim = *data;
-  auto freer = std::async(std::launch::async, [&] {
-    std::this_thread::sleep_for(100ms);
-    return (*p)->free(victim);
-  });
-  std::vector<uint8_t> out(4096);
-  Status s = (*p)->copyToHost(out.data(), victim, 0, out.size());
-  ASSERT_TRUE(freer.get());
-  ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument) << s.error().describe();
-  EXPECT_NE(s.error().message().find("not a live allocation"), std::string::npos);
-  ASSERT_TRUE((*p)->synchronize());
-
-  // 2. Another thread keeps launching 200 ms kernels: the copy returns within about
-  //    twice the timeout, done or Timeout, never stuck.
-  auto buf = (*p)->allocate(4096);
-  ASSERT_TRUE(buf);
-  std::atomic<bool> stop{false};
-  auto launcher = std::async(std::launch::async, [&] {
-    while (!stop) {
-      Status l = (*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 200'000'000ull, *result);
-      if (!l)
-        std::this_thread::sleep_for(5ms); // wedged for a moment: try again
-    }
-  });
-  std::this_thread::sleep_for(50ms);
-  double ms = timed("pageable copyToHost while another thread launches", 2000ms + 1000ms, [&] {
-    Status c = (*p)->copyToHost(out.data(), *buf, 0, out.size());
-    if (!c)
-      EXPECT_EQ(c.error().code(), ErrorCode::Timeout) << c.error().describe();
-  });
-  (void)ms;
-  stop = true;
-  launcher.get();
-  auto deadline = Clock::now() + 5s;
-  while ((*p)->wedged() && Clock::now() < deadline)
-    std::this_thread::sleep_for(10ms);
-  EXPECT_TRUE((*p)->synchronize());
 }
