@@ -1,4 +1,5 @@
 #include "ArenaPool.h"
+#include "Deadline.h"
 
 #include "atoll/abi.h"
 
@@ -259,7 +260,7 @@ void ArenaPool::trim() {
 }
 
 void ArenaPool::shutdown(std::chrono::milliseconds drain) {
-  auto deadline = std::chrono::steady_clock::now() + drain;
+  const auto deadline = deadlineAfter(std::chrono::steady_clock::now(), drain); // saturated
   while (true) {
     Garbage garbage;
     bool pending;

@@ -1,5 +1,7 @@
 #include "Worker.h"
 
+#include "Deadline.h"
+
 #include <pthread.h>
 
 namespace Atoll::detail {
@@ -62,8 +64,8 @@ void Worker::post(Task task) noexcept {
 
 bool Worker::drain(std::chrono::milliseconds limit) {
   std::unique_lock lock(shared_->mutex);
-  return shared_->cv.wait_for(lock, limit,
-                              [&] { return shared_->queue.empty() && !shared_->running; });
+  return shared_->cv.wait_until(lock, deadlineAfter(std::chrono::steady_clock::now(), limit),
+                                [&] { return shared_->queue.empty() && !shared_->running; });
 }
 
 bool Worker::stop(bool runQueued, std::chrono::milliseconds limit) noexcept {
@@ -82,7 +84,8 @@ bool Worker::stop(bool runQueued, std::chrono::milliseconds limit) noexcept {
   shared_->cv.notify_all();
   bool done = false;
   if (started && thread_.get_id() != std::this_thread::get_id())
-    done = shared_->cv.wait_for(lock, limit, [&] { return shared_->exited; });
+    done = shared_->cv.wait_until(lock, deadlineAfter(std::chrono::steady_clock::now(), limit),
+                                  [&] { return shared_->exited; });
   std::deque<Task> dropped;
   if (!done) {
     // Not started, stuck in a driver call, or stopped from one of its own tasks:

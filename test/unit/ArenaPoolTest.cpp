@@ -500,3 +500,20 @@ TEST(ArenaPool, AdmissionDoesNotWaitWhenPendingArenasCannotMakeRoom) {
   pool.release(held.arena, true);
   pool.release(now->arena, true);
 }
+
+TEST(ArenaPool, ShutdownWithAHugeDrainWaitsForPendingArenas) {
+  // now + milliseconds::max() used to overflow into the past: no drain at all.
+  FakeBackend be;
+  ArenaPool pool(be, 64 * MiB, true);
+  auto a = *pool.acquire(mask(8 * MiB));
+  be.setDone(a.arena.serial, false);
+  pool.release(a.arena, /*streamWasIdle=*/false);
+  auto finisher = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    be.setDone(a.arena.serial, true);
+  });
+  pool.shutdown(std::chrono::milliseconds::max());
+  finisher.get();
+  EXPECT_EQ(pool.stats().quarantinedArenas, 0u);
+  EXPECT_FALSE(be.live.count(a.arena.serial)) << "drained and freed";
+}

@@ -96,3 +96,18 @@ TEST(Deadline, HugeTimeoutsSaturateInsteadOfOverflowing) {
   EXPECT_EQ(deadlineAfter(now, 0ms), now);
   EXPECT_EQ(deadlineAfter(now, -5ms), now);
 }
+
+TEST(Worker, HugeLimitsSaturate) {
+  // wait_for(milliseconds::max()) overflows inside the standard library and returns
+  // at once; the worker's limits are saturated deadlines.
+  Worker w("test-worker");
+  std::atomic<bool> ran{false};
+  w.post([&](bool run) {
+    std::this_thread::sleep_for(20ms);
+    ran = run;
+  });
+  EXPECT_TRUE(w.drain(std::chrono::milliseconds::max()));
+  EXPECT_TRUE(ran);
+  w.post([&](bool) { std::this_thread::sleep_for(20ms); });
+  EXPECT_TRUE(w.stop(true, std::chrono::milliseconds::max()));
+}
