@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <condition_variable>
+
 namespace Atoll {
 
 // --- Application / Kernel -----------------------------------------------------------
@@ -113,25 +115,44 @@ Status validatePtx(const CompiledEntry &entry) {
   return {};
 }
 
+// cuModuleUnload waits for every running kernel of the context: reclaim thread.
 void unloadModule(void *owner, void *module) noexcept {
   auto *state = static_cast<RuntimeState *>(owner);
-  if (state->makeCurrent())
-    state->api->cuModuleUnload(static_cast<CUmodule>(module));
+  state->reclaim([api = state->api, m = static_cast<CUmodule>(module)] { api->cuModuleUnload(m); });
+}
+
+PendingApplication readyWith(Result<std::shared_ptr<Application>> r) {
+  auto slot = std::make_shared<LoadSlot>();
+  slot->set(std::move(r));
+  return PendingApplication(std::move(slot));
 }
 
 } // namespace
 
+void LoadSlot::set(Result<std::shared_ptr<Application>> r) {
+  std::lock_guard lock(mutex);
+  if (!result)
+    result.emplace(std::move(r));
+  cv.notify_all();
+}
+
 Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
     std::span<const uint8_t> bitcode, const AppOptions &opts) {
+  return loadApplicationAsync(bitcode, opts).wait(options.loadTimeout);
+}
+
+PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> bitcode,
+                                                      const AppOptions &opts) {
   if (hasDevice() && lost())
-    return lostError("load an application");
+    return readyWith(lostError("load an application"));
   if (opts.optLevel > 3)
-    return Error(ErrorCode::InvalidArgument,
-                 fmt::format("optLevel {} is not 0-3", opts.optLevel));
+    return readyWith(Error(ErrorCode::InvalidArgument,
+                           fmt::format("optLevel {} is not 0-3", opts.optLevel)));
   if (opts.timeout.count() < 0)
-    return Error(ErrorCode::InvalidArgument, "AppOptions::timeout is negative");
+    return readyWith(Error(ErrorCode::InvalidArgument, "AppOptions::timeout is negative"));
   if (bitcode.empty())
-    return Error(ErrorCode::InvalidBitcode, "empty input (expected LLVM bitcode or textual IR)");
+    return readyWith(
+        Error(ErrorCode::InvalidBitcode, "empty input (expected LLVM bitcode or textual IR)"));
 
   CacheKeyInput keyInput{opts.clamping, opts.optLevel, info.targetArch, info.ptxVersion,
                          options.libdevicePath, toolchainId};
@@ -141,13 +162,13 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
 
   if (auto m = modules.find(key)) {
     memoryHits++;
-    return makeApplication(std::move(m), opts, Application::Origin::MemoryCache);
+    return readyWith(makeApplication(std::move(m), opts, Application::Origin::MemoryCache));
   }
 
   std::optional<CompiledEntry> entry;
   Application::Origin origin = Application::Origin::Compiled;
-  if (!options.ptxCacheDir.empty()) {
-    entry = readDiskEntry(options.ptxCacheDir, key);
+  if (disk) {
+    entry = disk->read(key);
     if (entry && !validatePtx(*entry))
       entry.reset(); // never trust an entry that fails validation: compile afresh
     if (entry) {
@@ -171,7 +192,7 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
     llvm::MemoryBufferRef input(llvm::StringRef(owned.data(), owned.size()), name);
     auto compiled = toolchain::compile(input, co);
     if (!compiled)
-      return named(toolchainError(compiled.takeError()));
+      return readyWith(named(toolchainError(compiled.takeError())));
     CompiledEntry fresh;
     fresh.ptx = std::move(compiled->ptx);
     for (const toolchain::KernelSignature &sig : compiled->kernels) {
@@ -182,17 +203,41 @@ Result<std::shared_ptr<Application>> RuntimeState::loadApplication(
       fresh.kernels.push_back(std::move(k));
     }
     if (Status s = validatePtx(fresh); !s)
-      return named(std::move(s).error());
-    if (!options.ptxCacheDir.empty())
-      (void)writeDiskEntry(options.ptxCacheDir, key, fresh); // best effort
+      return readyWith(named(std::move(s).error()));
+    if (disk)
+      (void)disk->write(key, fresh); // best effort
     entry = std::move(fresh);
   }
 
-  auto loaded = loadModule(key, std::move(*entry), opts.clamping);
-  if (!loaded)
-    return named(std::move(loaded).error());
-  // Another thread may have loaded the same key meanwhile: the first one wins.
-  return makeApplication(modules.insert(std::move(*loaded)), opts, origin);
+  // The driver load waits for every running kernel of the shared context (any
+  // tenant's): it runs on the loader thread; the caller waits for it with a bound.
+  auto finish = [opts, origin, name](RuntimeState &self, const std::string &key,
+                                     CompiledEntry entry) -> Result<std::shared_ptr<Application>> {
+    if (auto m = self.modules.find(key)) // loaded meanwhile by another request
+      return self.makeApplication(std::move(m), opts, origin);
+    auto loaded = self.loadModule(key, std::move(entry), opts.clamping);
+    if (!loaded)
+      return std::move(std::move(loaded).error().within(fmt::format("application '{}'", name)));
+    // Another thread may have loaded the same key meanwhile: the first one wins.
+    return self.makeApplication(self.modules.insert(std::move(*loaded)), opts, origin);
+  };
+  if (!hasDevice())
+    return readyWith(finish(*this, key, std::move(*entry)));
+  auto slot = std::make_shared<LoadSlot>();
+  slot->what = fmt::format("application '{}'", name);
+  loader.post([weak = weak_from_this(), slot, key, entry = std::make_shared<CompiledEntry>(
+                                                        std::move(*entry)),
+               finish](bool run) {
+    auto self = weak.lock();
+    if (!run || !self) {
+      slot->set(Error(ErrorCode::ContextLost,
+                      fmt::format("{}: the runtime was torn down before the module was loaded",
+                                  slot->what)));
+      return;
+    }
+    slot->set(finish(*self, key, std::move(*entry)));
+  });
+  return PendingApplication(std::move(slot));
 }
 
 Result<std::shared_ptr<const LoadedModule>>
@@ -270,4 +315,34 @@ RuntimeState::makeApplication(std::shared_ptr<const LoadedModule> m, const AppOp
 }
 
 } // namespace detail
+
+// --- PendingApplication ------------------------------------------------------------
+
+PendingApplication::PendingApplication(std::shared_ptr<detail::LoadSlot> slot)
+    : slot_(std::move(slot)) {}
+
+bool PendingApplication::ready() const {
+  if (!slot_)
+    return true;
+  std::lock_guard lock(slot_->mutex);
+  return slot_->result.has_value();
+}
+
+Result<std::shared_ptr<Application>>
+PendingApplication::wait(std::chrono::milliseconds limit) const {
+  if (!slot_)
+    return Error(ErrorCode::InvalidArgument, "wait on an empty PendingApplication");
+  std::unique_lock lock(slot_->mutex);
+  // Saturated: a huge limit must not overflow the deadline.
+  if (!slot_->cv.wait_until(lock, detail::deadlineAfter(std::chrono::steady_clock::now(), limit),
+                            [&] { return slot_->result.has_value(); }))
+    return Error(ErrorCode::Timeout,
+                 fmt::format("{}: the module load did not finish within {} ms; module loads "
+                             "wait for every running kernel of the shared CUDA context (another "
+                             "tenant's long kernel). The load goes on: wait again, or load again "
+                             "later (it then comes from the cache)",
+                             slot_->what, limit.count()));
+  return *slot_->result;
+}
+
 } // namespace Atoll

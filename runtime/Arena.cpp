@@ -1,13 +1,14 @@
-// Device memory for arenas. Mask-capable arenas (power of two, base aligned to the
-// size, as (addr & (size - 1)) | base needs) are mapped with the virtual memory
-// management API: an address range reserved with alignment = size, one physical
-// allocation mapped into it, read/write access for the device. Modulo-only arenas
-// come from cuMemAlloc (256-byte aligned).
+// Device memory for arenas, mapped with the virtual memory management API: an
+// address range reserved (for mask-capable arenas with alignment = size, as
+// (addr & (size - 1)) | base needs), one physical allocation of the footprint mapped
+// into it, read/write access for the device. VMM for every arena because unmapping
+// returns at once, while cuMemFree waits for every running kernel of the context
+// (docs/architecture.md). Devices without VMM fall back to cuMemAlloc; their frees
+// go to the reclaim thread.
 #include "RuntimeState.h"
 
 #include <fmt/format.h>
 
-#include <thread>
 
 namespace Atoll::detail {
 namespace {
@@ -30,6 +31,7 @@ Result<Arena> CudaArenaBackend::allocate(const ArenaSpec &spec) {
   Arena a;
   a.size = spec.size;
   a.maskCapable = spec.maskCapable;
+  a.footprint = spec.bytes();
   a.serial = ++serial_;
 
   CUevent event = nullptr;
@@ -41,52 +43,52 @@ Result<Arena> CudaArenaBackend::allocate(const ArenaSpec &spec) {
     return e;
   };
 
-  if (!spec.maskCapable) {
-    CUdeviceptr p = 0;
-    if (CUresult r = api.cuMemAlloc(&p, spec.size); r != CUDA_SUCCESS)
-      return failWith(allocationError(state_, r, spec, "cuMemAlloc"));
-    a.base = a.reservation = p;
-    a.reservationSize = spec.size;
-    return a;
-  }
-
   if (!state_.vmm) {
-    // No VMM: over-allocate and align inside (wastes up to half; old devices only).
+    // No VMM: cuMemAlloc; a mask arena is over-allocated (its footprint, twice the
+    // size, is what the budget counts) and aligned inside. Old devices only.
     CUdeviceptr p = 0;
-    if (CUresult r = api.cuMemAlloc(&p, spec.size * 2); r != CUDA_SUCCESS)
+    if (CUresult r = api.cuMemAlloc(&p, a.footprint); r != CUDA_SUCCESS)
       return failWith(allocationError(state_, r, spec, "cuMemAlloc"));
     a.reservation = p;
-    a.reservationSize = spec.size * 2;
-    a.base = (p + spec.size - 1) & ~(spec.size - 1);
+    a.reservationSize = a.footprint;
+    a.base = spec.maskCapable ? (p + spec.size - 1) & ~(spec.size - 1) : p;
     return a;
   }
 
-  // Reserve a range aligned to the size. If the driver does not honour the
-  // alignment, reserve twice the size and map the aligned half.
+  // Reserve the range; a mask arena's is aligned to its size. If the driver does
+  // not honour the alignment, reserve twice the size and map the aligned half.
+  const uint64_t mapped = a.footprint; // a multiple of the granularity
   CUdeviceptr va = 0;
-  uint64_t reserved = spec.size;
-  CUresult r = api.cuMemAddressReserve(&va, spec.size, spec.size, 0, 0);
-  if (r == CUDA_SUCCESS && (va & (spec.size - 1)) != 0) {
-    api.cuMemAddressFree(va, spec.size);
-    r = CUDA_ERROR_INVALID_VALUE;
-  }
-  if (r != CUDA_SUCCESS) {
-    reserved = spec.size * 2;
+  uint64_t reserved = mapped;
+  CUdeviceptr base = 0;
+  if (spec.maskCapable) {
+    CUresult r = api.cuMemAddressReserve(&va, spec.size, spec.size, 0, 0);
+    if (r == CUDA_SUCCESS && (va & (spec.size - 1)) != 0) {
+      api.cuMemAddressFree(va, spec.size);
+      r = CUDA_ERROR_INVALID_VALUE;
+    }
+    if (r != CUDA_SUCCESS) {
+      reserved = spec.size * 2;
+      if (CUresult r2 = api.cuMemAddressReserve(&va, reserved, 0, 0, 0); r2 != CUDA_SUCCESS)
+        return failWith(allocationError(state_, r2, spec, "reserving device addresses"));
+    }
+    base = (va + spec.size - 1) & ~(CUdeviceptr(spec.size) - 1);
+  } else {
     if (CUresult r2 = api.cuMemAddressReserve(&va, reserved, 0, 0, 0); r2 != CUDA_SUCCESS)
       return failWith(allocationError(state_, r2, spec, "reserving device addresses"));
+    base = va;
   }
-  CUdeviceptr base = (va + spec.size - 1) & ~(CUdeviceptr(spec.size) - 1);
 
   CUmemAllocationProp prop{};
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   prop.location.id = state_.device;
   CUmemGenericAllocationHandle handle{};
-  if (CUresult r2 = api.cuMemCreate(&handle, spec.size, &prop, 0); r2 != CUDA_SUCCESS) {
+  if (CUresult r2 = api.cuMemCreate(&handle, mapped, &prop, 0); r2 != CUDA_SUCCESS) {
     api.cuMemAddressFree(va, reserved);
     return failWith(allocationError(state_, r2, spec, "cuMemCreate"));
   }
-  if (CUresult r2 = api.cuMemMap(base, spec.size, 0, handle, 0); r2 != CUDA_SUCCESS) {
+  if (CUresult r2 = api.cuMemMap(base, mapped, 0, handle, 0); r2 != CUDA_SUCCESS) {
     api.cuMemRelease(handle);
     api.cuMemAddressFree(va, reserved);
     return failWith(allocationError(state_, r2, spec, "cuMemMap"));
@@ -96,8 +98,8 @@ Result<Arena> CudaArenaBackend::allocate(const ArenaSpec &spec) {
   CUmemAccessDesc access{};
   access.location = prop.location;
   access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  if (CUresult r2 = api.cuMemSetAccess(base, spec.size, &access, 1); r2 != CUDA_SUCCESS) {
-    api.cuMemUnmap(base, spec.size);
+  if (CUresult r2 = api.cuMemSetAccess(base, mapped, &access, 1); r2 != CUDA_SUCCESS) {
+    api.cuMemUnmap(base, mapped);
     api.cuMemAddressFree(va, reserved);
     return failWith(allocationError(state_, r2, spec, "cuMemSetAccess"));
   }
@@ -112,11 +114,13 @@ void CudaArenaBackend::destroy(Arena &a) noexcept {
   if (!usable() || !state_.makeCurrent())
     return;
   const cuda::DriverApi &api = *state_.api;
+  // Unmapping, address release and event destruction return at once (measured);
+  // cuMemFree waits for every running kernel of the context: reclaim thread.
   if (a.vmm) {
-    api.cuMemUnmap(a.base, a.size);
+    api.cuMemUnmap(a.base, a.bytes());
     api.cuMemAddressFree(a.reservation, a.reservationSize);
   } else if (a.reservation) {
-    api.cuMemFree(a.reservation);
+    state_.reclaim([&api, p = CUdeviceptr(a.reservation)] { api.cuMemFree(p); });
   }
   if (a.event)
     api.cuEventDestroy(static_cast<CUevent>(a.event));
@@ -135,18 +139,6 @@ bool CudaArenaBackend::workDone(const Arena &a) noexcept {
   if (r != CUDA_ERROR_NOT_READY && cuda::isStickyError(r))
     state_.markLost();
   return false;
-}
-
-bool CudaArenaBackend::waitWorkDone(const Arena &a, std::chrono::milliseconds limit) noexcept {
-  auto deadline = std::chrono::steady_clock::now() + limit;
-  auto pause = std::chrono::microseconds(10);
-  while (!workDone(a)) {
-    if (!usable() || std::chrono::steady_clock::now() >= deadline)
-      return false;
-    std::this_thread::sleep_for(pause);
-    pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(1));
-  }
-  return true;
 }
 
 bool CudaArenaBackend::usable() noexcept {

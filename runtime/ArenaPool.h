@@ -10,8 +10,11 @@
 //    stream waits for the event); one whose stream was still busy (a wedged kernel)
 //    is quarantined until the event has completed, and never freed before that.
 //  - fresh arenas are scrubbed by the pipeline on its own stream before any work.
-// Thread-safe (one mutex); the backend is called with the mutex held, except for
-// allocate().
+// Thread-safe (one mutex). Nothing waits with the mutex held: the backend is only
+// asked non-blocking questions (workDone, usable) under it; allocate() and destroy()
+// run after it is released (destroy() itself never waits: VMM unmaps return at once,
+// cuMemFree is handed to the reclaim thread). Budget: committed + pooled bytes (each
+// arena counted at its real device footprint) never exceed the budget.
 #pragma once
 
 #include "atoll/error.h"
@@ -28,6 +31,10 @@ namespace Atoll::detail {
 struct ArenaSpec {
   uint64_t size = 0;
   bool maskCapable = false; // power of two, base aligned to size
+  /// Device memory the arena really holds (VMM granularity, or twice the size for
+  /// an aligned non-VMM mask arena); 0 = size. What the budget counts.
+  uint64_t footprint = 0;
+  uint64_t bytes() const { return footprint ? footprint : size; }
   friend bool operator==(const ArenaSpec &, const ArenaSpec &) = default;
 };
 
@@ -35,12 +42,16 @@ struct ArenaSpec {
 /// roundToPow2) becomes a mask-capable arena of max(bit_ceil(request), granularity,
 /// ATOLL_MIN_ARENA_BYTES) bytes; anything else a modulo-only arena of the request
 /// rounded up to ATOLL_BUFFER_ALIGNMENT. InvalidArgument for 0 or absurd sizes.
-Result<ArenaSpec> arenaSpecFor(uint64_t requested, bool roundToPow2, uint64_t granularity);
+/// The footprint: with VMM the size rounded up to the granularity; without VMM a
+/// mask arena is over-allocated twice its size to align it inside.
+Result<ArenaSpec> arenaSpecFor(uint64_t requested, bool roundToPow2, uint64_t granularity,
+                               bool vmm = true);
 
 struct Arena {
   uint64_t base = 0;
   uint64_t size = 0;
   bool maskCapable = false;
+  uint64_t footprint = 0; // see ArenaSpec
   // Backend data: the VMM reservation (0 when allocated with cuMemAlloc) and the
   // event recorded after the scrub.
   uint64_t reservation = 0;
@@ -51,7 +62,8 @@ struct Arena {
   /// Kept alive while the arena's work may still run (the modules of a wedged
   /// pipeline's kernels); dropped when the arena's event completes.
   std::vector<std::shared_ptr<const void>> pinned;
-  ArenaSpec spec() const { return {size, maskCapable}; }
+  ArenaSpec spec() const { return {size, maskCapable, footprint}; }
+  uint64_t bytes() const { return footprint ? footprint : size; }
 };
 
 class ArenaBackend {
@@ -59,13 +71,12 @@ public:
   virtual ~ArenaBackend() = default;
   /// Device memory for the spec (not scrubbed yet) plus its event.
   virtual Result<Arena> allocate(const ArenaSpec &spec) = 0;
-  /// Frees the memory. Called only once all work on the arena has completed.
+  /// Frees the memory. Called only once all work on the arena has completed, never
+  /// with the pool's mutex held; must not wait for device work.
   virtual void destroy(Arena &arena) noexcept = 0;
   /// The arena's event (its scrub, after all earlier work of its stream) has
   /// completed. Does not wait.
   virtual bool workDone(const Arena &arena) noexcept = 0;
-  /// Waits for it at most `limit`; false when it did not complete.
-  virtual bool waitWorkDone(const Arena &arena, std::chrono::milliseconds limit) noexcept = 0;
   /// False once the context is lost: then nothing may be touched or freed.
   virtual bool usable() noexcept = 0;
 };
@@ -99,7 +110,9 @@ public:
   };
 
   /// CapacityExceeded (naming requested, committed and budget) when the arena does
-  /// not fit the budget; the backend's error when allocation fails.
+  /// not fit the budget, also after evicting every clean pooled arena and giving
+  /// scrubbing/quarantined ones a short bounded chance (without the lock) to end;
+  /// the backend's error when allocation fails.
   Result<Lease> acquire(const ArenaSpec &spec);
   /// Gives an arena back. Its scrub and event must have been enqueued after all of
   /// its pipeline's work; streamWasIdle: nothing else was pending at that point.
@@ -108,24 +121,36 @@ public:
   /// reused nor freed (it stays committed).
   void abandon(const Arena &arena);
   /// Returns a lease that never reached a tenant (e.g. stream creation failed after
-  /// acquire); the arena must have no pending work.
+  /// acquire). Its event must have been recorded after anything enqueued on it (or
+  /// nothing was): a fresh arena is freed once the event completes, a pooled one
+  /// goes back to the pool. Never waits.
   void cancel(const Lease &lease);
   /// Quarantined arenas whose work has ended join the pool. Returns how many stay.
   size_t collect();
-  /// Frees every pooled arena.
+  /// Frees every pooled arena whose scrub has completed.
   void trim();
-  /// At teardown: waits up to `drain` for quarantined arenas, then frees all it may.
+  /// At teardown: waits up to `drain` (polling, without the lock) for quarantined
+  /// and scrubbing arenas, then frees all it may.
   void shutdown(std::chrono::milliseconds drain);
   ArenaPoolStats stats() const;
 
 private:
-  enum class State : uint8_t { Scrubbing, Clean, Quarantined };
+  // Doomed: a cancelled fresh arena, freed (never pooled) once its event completes.
+  enum class State : uint8_t { Scrubbing, Clean, Quarantined, Doomed };
   struct Entry {
     Arena arena;
     State state;
   };
-  size_t collectLocked();
-  void evictLocked(std::deque<Entry>::iterator it);
+  /// Arenas to free and references to drop once the mutex is released.
+  struct Garbage {
+    std::vector<Arena> arenas;
+    std::vector<std::shared_ptr<const void>> pinned;
+  };
+  size_t collectLocked(Garbage &garbage);
+  /// Frees the garbage; the mutex must not be held.
+  void dispose(Garbage &garbage) noexcept;
+  /// Bytes of arenas that are not clean yet (scrubbing, quarantined, doomed).
+  uint64_t pendingBytesLocked() const;
 
   ArenaBackend &backend_;
   const uint64_t budget_;

@@ -4,24 +4,23 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm-c/blake3.h"
 #include "llvm/Support/BLAKE3.h"
 
 #include <fmt/format.h>
 
 #include <dlfcn.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <atomic>
+#include <array>
 #include <charconv>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace Atoll::detail {
 namespace {
 
-constexpr std::string_view kMagic = "ATOLL-PTXC 1\n";
+// Format 2: the checksum became a keyed MAC (a file without the service's key is
+// never loaded).
+constexpr std::string_view kMagic = "ATOLL-PTXC 2\n";
 constexpr unsigned kKeyFormat = 1;
 
 std::string hex(llvm::ArrayRef<uint8_t> bytes) { return llvm::toHex(bytes, /*LowerCase=*/true); }
@@ -152,65 +151,42 @@ std::string computeCacheKey(std::span<const uint8_t> bitcode, const CacheKeyInpu
   return blake3Hex(meta);
 }
 
-std::string serializeEntry(std::string_view key, const CompiledEntry &entry) {
-  std::string body = serializeBody(entry);
-  return fmt::format("{}key {}\nsum {}\n", kMagic, key, blake3Hex(body)) + body;
+std::array<uint8_t, 32> entryMac(std::span<const uint8_t, 32> macKey, std::string_view key,
+                                 std::string_view body) {
+  llvm_blake3_hasher h;
+  llvm_blake3_hasher_init_keyed(&h, macKey.data());
+  // The cache key is covered too: an entry cannot be renamed to another key.
+  std::string head = fmt::format("atoll-ptxc-mac 2\nkey {}\n", key);
+  llvm_blake3_hasher_update(&h, head.data(), head.size());
+  llvm_blake3_hasher_update(&h, body.data(), body.size());
+  std::array<uint8_t, 32> out;
+  llvm_blake3_hasher_finalize(&h, out.data(), out.size());
+  return out;
 }
 
-std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes) {
+std::string serializeEntry(std::string_view key, const CompiledEntry &entry,
+                           std::span<const uint8_t, 32> macKey) {
+  std::string body = serializeBody(entry);
+  return fmt::format("{}key {}\nmac {}\n", kMagic, key, hex(entryMac(macKey, key, body))) + body;
+}
+
+std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes,
+                                        std::span<const uint8_t, 32> macKey) {
   Reader r(bytes);
-  std::string gotKey, sum;
+  std::string gotKey, mac;
   if (!r.literal(kMagic) || !r.literal("key ") || !r.bytes(key.size(), gotKey) ||
-      gotKey != key || !r.literal("\nsum ") || !r.bytes(64, sum) || !r.literal("\n"))
+      gotKey != key || !r.literal("\nmac ") || !r.bytes(64, mac) || !r.literal("\n"))
     return std::nullopt;
   size_t header = kMagic.size() + 4 + key.size() + 5 + 64 + 1;
   std::string_view body = bytes.substr(header);
-  if (blake3Hex(body) != sum)
+  std::string expected = hex(entryMac(macKey, key, body));
+  // Constant time: the comparison must not reveal how much of a forged MAC matched.
+  unsigned diff = 0;
+  for (size_t i = 0; i < 64; ++i)
+    diff |= unsigned(uint8_t(expected[i]) ^ uint8_t(mac[i]));
+  if (diff != 0)
     return std::nullopt;
   return parseBody(body);
-}
-
-std::string diskEntryPath(const std::string &dir, std::string_view key) {
-  return (std::filesystem::path(dir) / (std::string(key) + ".ptxc")).string();
-}
-
-Status writeDiskEntry(const std::string &dir, std::string_view key, const CompiledEntry &entry) {
-  namespace fs = std::filesystem;
-  static std::atomic<uint64_t> counter{0};
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
-    return Error(ErrorCode::IoError, fmt::format("cannot create the PTX cache directory '{}'", dir),
-                 ec.message());
-  std::string finalPath = diskEntryPath(dir, key);
-  std::string tmp = fmt::format("{}.tmp.{}.{}", finalPath, ::getpid(), counter++);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    std::string data = serializeEntry(key, entry);
-    out.write(data.data(), std::streamsize(data.size()));
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      return Error(ErrorCode::IoError, fmt::format("cannot write the PTX cache file '{}'", tmp));
-    }
-  }
-  fs::rename(tmp, finalPath, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    return Error(ErrorCode::IoError,
-                 fmt::format("cannot rename '{}' to '{}'", tmp, finalPath), ec.message());
-  }
-  return {};
-}
-
-std::optional<CompiledEntry> readDiskEntry(const std::string &dir, std::string_view key) {
-  std::ifstream in(diskEntryPath(dir, key), std::ios::binary);
-  if (!in)
-    return std::nullopt;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parseEntry(key, ss.str());
 }
 
 std::optional<std::vector<std::string>> ptxEntryParams(std::string_view ptx,
@@ -315,6 +291,24 @@ void ModuleCache::evictLocked() {
 size_t ModuleCache::size() const {
   std::lock_guard lock(mutex_);
   return map_.size();
+}
+
+size_t ModuleCache::trim() {
+  std::vector<std::shared_ptr<const LoadedModule>> doomed;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = lru_.begin(); it != lru_.end();) {
+      auto node = map_.find(*it);
+      if (node->second.module.use_count() > 1) {
+        ++it;
+        continue;
+      }
+      doomed.push_back(std::move(node->second.module));
+      map_.erase(node);
+      it = lru_.erase(it);
+    }
+  }
+  return doomed.size(); // destroyed here, outside the lock
 }
 
 void ModuleCache::clear() {

@@ -16,6 +16,8 @@ std::atomic<uint64_t> nextPipelineId{1};
 
 } // namespace
 
+std::atomic<bool> failCreatePipelineAfterLease{false};
+
 Result<std::unique_ptr<Pipeline>> RuntimeState::createPipeline(const PipelineOptions &opts) {
   return detail::createPipeline(shared_from_this(), opts);
 }
@@ -30,7 +32,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   if (opts.timeout.count() < 0)
     return named(Error(ErrorCode::InvalidArgument, "PipelineOptions::timeout is negative"));
   auto spec = arenaSpecFor(opts.arenaBytes, opts.roundToPowerOfTwo,
-                           state->info.allocationGranularity);
+                           state->info.allocationGranularity, state->vmm);
   if (!spec)
     return named(std::move(spec).error());
   auto lease = state->pool->acquire(*spec);
@@ -40,46 +42,70 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   const cuda::DriverApi &api = *state->api;
   CUstream stream = nullptr;
   CUevent start = nullptr, end = nullptr;
-  auto cleanup = [&](CUresult r, std::string_view what) {
-    Error e = named(state->fail(r, what));
+  bool scrubEnqueued = false;
+  // Gives back everything acquired so far; never throws, never waits.
+  auto release = [&]() noexcept {
+    bool ok = true;
+    if (stream && scrubEnqueued) // the lease's event must follow the scrub
+      ok = api.cuEventRecord(static_cast<CUevent>(lease->arena.event), stream) == CUDA_SUCCESS;
     if (start)
       api.cuEventDestroy(start);
     if (end)
       api.cuEventDestroy(end);
     if (stream)
       api.cuStreamDestroy(stream);
-    state->pool->cancel(*lease);
-    return e;
+    try {
+      if (ok)
+        state->pool->cancel(*lease);
+      else
+        state->pool->abandon(lease->arena);
+    } catch (...) {
+      state->pool->abandon(lease->arena);
+    }
   };
-  if (CUresult r = api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS)
-    return cleanup(r, "creating the pipeline's stream");
-  if (opts.gpuTiming) {
-    if (CUresult r = api.cuEventCreate(&start, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
-      return cleanup(r, "creating a timing event");
-    if (CUresult r = api.cuEventCreate(&end, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
-      return cleanup(r, "creating a timing event");
+  auto cleanup = [&](CUresult r, std::string_view what) {
+    Error e = state->fail(r, what);
+    release();
+    return named(std::move(e));
+  };
+  std::unique_ptr<PipelineImpl> impl;
+  try {
+    if (failCreatePipelineAfterLease.load())
+      throw std::bad_alloc();
+    if (CUresult r = api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS)
+      return cleanup(r, "creating the pipeline's stream");
+    if (opts.gpuTiming) {
+      if (CUresult r = api.cuEventCreate(&start, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
+        return cleanup(r, "creating a timing event");
+      if (CUresult r = api.cuEventCreate(&end, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
+        return cleanup(r, "creating a timing event");
+    }
+    // Scrub before the tenant can see anything: fresh memory is zeroed on this stream
+    // ahead of all its work; a pooled arena's scrub (on its old stream) is waited for.
+    const Arena &arena = lease->arena;
+    switch (lease->source) {
+    case ArenaPool::Source::Fresh:
+      if (CUresult r = api.cuMemsetD8Async(arena.base, 0, arena.size, stream); r != CUDA_SUCCESS)
+        return cleanup(r, "scrubbing the new arena");
+      scrubEnqueued = true;
+      break;
+    case ArenaPool::Source::PoolScrubbing:
+      if (CUresult r = api.cuStreamWaitEvent(stream, static_cast<CUevent>(arena.event), 0);
+          r != CUDA_SUCCESS)
+        return cleanup(r, "waiting for the pooled arena's scrub");
+      break;
+    case ArenaPool::Source::PoolClean:
+      break;
+    }
+    // From here on the PipelineImpl owns the lease, stream and events.
+    impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
+                                          stream, start, end);
+  } catch (...) {
+    release();
+    throw; // Runtime::createPipeline turns it into an Error
   }
-  // Scrub before the tenant can see anything: fresh memory is zeroed on this stream
-  // ahead of all its work; a pooled arena's scrub (on its old stream) is waited for.
-  const Arena &arena = lease->arena;
-  switch (lease->source) {
-  case ArenaPool::Source::Fresh:
-    if (CUresult r = api.cuMemsetD8Async(arena.base, 0, arena.size, stream); r != CUDA_SUCCESS)
-      return cleanup(r, "scrubbing the new arena");
-    break;
-  case ArenaPool::Source::PoolScrubbing:
-    if (CUresult r = api.cuStreamWaitEvent(stream, static_cast<CUevent>(arena.event), 0);
-        r != CUDA_SUCCESS)
-      return cleanup(r, "waiting for the pooled arena's scrub");
-    break;
-  case ArenaPool::Source::PoolClean:
-    break;
-  }
-  auto impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
-                                             stream, start, end);
   state->pipelinesCreated++;
-  state->livePipelines++;
-  return std::make_unique<Pipeline>(std::move(impl));
+  return std::make_unique<Pipeline>(std::move(impl)); // on bad_alloc ~PipelineImpl releases
 }
 
 PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::string nm,
@@ -88,7 +114,9 @@ PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::s
     : state(std::move(st)), id(id), name(std::move(nm)), prefix(fmt::format("pipeline '{}'", name)),
       configuredTimeout(opts.timeout), gpuTiming(opts.gpuTiming), arenaSource(lease.source),
       arena(std::move(lease.arena)), stream(stream), startEvent(start), endEvent(end),
-      allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {}
+      allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
+  state->livePipelines++; // last: the destructor, which decrements, runs only from here on
+}
 
 PipelineImpl::~PipelineImpl() {
   // Never throws, never waits for tenant work.
@@ -200,7 +228,7 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
   }
   const auto timeout = effectiveTimeout();
   const auto begin = std::chrono::steady_clock::now();
-  const auto deadline = begin + timeout;
+  const auto deadline = deadlineAfter(begin, timeout); // saturated: huge timeouts wait long
   const CUstream s = stream;
   const cuda::DriverApi &api = *state->api;
   CUresult r;

@@ -1,7 +1,10 @@
 // Copies and fills: every range is validated (buffer ownership and liveness, range
 // inside the buffer, buffer inside the arena, overflow-safe) before anything is
 // enqueued. Synchronous variants wait (bounded) for earlier work first, so that no
-// driver call can block behind a tenant kernel, then for the copy itself.
+// driver call can block behind a tenant kernel, then for the copy itself. That wait
+// releases the lock; after re-locking everything is checked again (another thread
+// may have freed a buffer or enqueued work meanwhile), so a pageable copy is only
+// issued on a stream known idle, with the lock held since that was known.
 #include "PipelineImpl.h"
 
 #include <fmt/format.h>
@@ -9,18 +12,14 @@
 namespace Atoll {
 namespace detail {
 
-Status PipelineImpl::copy(const CopyRequest &q) {
-  Lock lock(mutex);
-  if (Status s = usable(lock); !s)
-    return s;
+Status PipelineImpl::checkCopy(const CopyRequest &q) const {
   const ArenaView v = view();
-  // Validate everything first: a bad request changes nothing.
-  if (Status s = checkBufferRange(v, *q.device, q.deviceOffset, q.bytes); !s)
+  if (Status s = checkBufferRange(v, q.device, q.deviceOffset, q.bytes); !s)
     return named(std::move(s).error());
   if (q.kind == CopyKind::DeviceToDevice) {
-    if (Status s = checkBufferRange(v, *q.src, q.srcOffset, q.bytes); !s)
+    if (Status s = checkBufferRange(v, q.src, q.srcOffset, q.bytes); !s)
       return named(std::move(s).error());
-    if (rangesOverlap(q.device->offset() + q.deviceOffset, q.bytes, q.src->offset() + q.srcOffset,
+    if (rangesOverlap(q.device.offset() + q.deviceOffset, q.bytes, q.src.offset() + q.srcOffset,
                       q.bytes))
       return named(Error(ErrorCode::InvalidArgument,
                          fmt::format("device-to-device copy of {} bytes: the source and "
@@ -30,21 +29,46 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   if ((q.kind == CopyKind::ToDevice && !q.hostSrc && q.bytes) ||
       (q.kind == CopyKind::ToHost && !q.hostDst && q.bytes))
     return named(Error(ErrorCode::InvalidArgument, "null host pointer"));
+  return {};
+}
+
+Status PipelineImpl::copy(const CopyRequest &q) {
+  Lock lock(mutex);
+  if (Status s = usable(lock); !s)
+    return s;
+  // Validate everything first: a bad request changes nothing.
+  if (Status s = checkCopy(q); !s)
+    return s;
   if (q.bytes == 0)
     return {};
 
   const cuda::DriverApi &api = *state->api;
   const bool hostMemory = q.kind == CopyKind::ToDevice || q.kind == CopyKind::ToHost;
   // Pageable host memory makes the driver finish the copy before returning, which
-  // would wait for earlier work without a bound: wait for it here, with the timeout.
+  // would wait for earlier work without a bound: wait for it here, with the timeout,
+  // until the stream is idle with the lock held (re-checking after every wait).
   if (hostMemory && (!q.async || !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc
-                                                                            : q.hostDst)))
-    if (Status s = waitIdle(lock, /*countAsSync=*/false); !s)
-      return s;
+                                                                            : q.hostDst))) {
+    const auto deadline = deadlineAfter(std::chrono::steady_clock::now(), effectiveTimeout());
+    while (enqueued != completed || wedged) {
+      if (std::chrono::steady_clock::now() >= deadline)
+        return named(Error(ErrorCode::Timeout,
+                           fmt::format("a synchronous copy could not start within the timeout of "
+                                       "{} ms: other threads kept enqueuing work on the pipeline",
+                                       effectiveTimeout().count())));
+      if (Status s = waitIdle(lock, /*countAsSync=*/false); !s)
+        return s;
+      // The lock was released: the pipeline and the buffers may have changed.
+      if (Status s = usable(lock); !s)
+        return s;
+      if (Status s = checkCopy(q); !s)
+        return s;
+    }
+  }
   if (Status s = beginBatch(); !s)
     return s;
 
-  const CUdeviceptr dst = arena.base + q.device->offset() + q.deviceOffset;
+  const CUdeviceptr dst = arena.base + q.device.offset() + q.deviceOffset;
   CUresult r = CUDA_SUCCESS;
   std::string_view what;
   switch (q.kind) {
@@ -57,7 +81,7 @@ Status PipelineImpl::copy(const CopyRequest &q) {
     what = "copying to the host";
     break;
   case CopyKind::DeviceToDevice:
-    r = api.cuMemcpyDtoDAsync(dst, arena.base + q.src->offset() + q.srcOffset, q.bytes, stream);
+    r = api.cuMemcpyDtoDAsync(dst, arena.base + q.src.offset() + q.srcOffset, q.bytes, stream);
     what = "copying within the arena";
     break;
   case CopyKind::Fill:
@@ -97,46 +121,46 @@ using Kind = detail::PipelineImpl::CopyKind;
 
 Status Pipeline::copyToDevice(const Buffer &dst, uint64_t dstOffset, const void *src,
                               uint64_t bytes) {
-  return impl_->copy({.kind = Kind::ToDevice, .device = &dst, .deviceOffset = dstOffset,
+  return impl_->copy({.kind = Kind::ToDevice, .device = dst, .deviceOffset = dstOffset,
                       .hostSrc = src, .bytes = bytes});
 }
 
 Status Pipeline::copyToHost(void *dst, const Buffer &src, uint64_t srcOffset, uint64_t bytes) {
-  return impl_->copy({.kind = Kind::ToHost, .device = &src, .deviceOffset = srcOffset, .hostDst = dst,
+  return impl_->copy({.kind = Kind::ToHost, .device = src, .deviceOffset = srcOffset, .hostDst = dst,
                       .bytes = bytes});
 }
 
 Status Pipeline::copyDeviceToDevice(const Buffer &dst, uint64_t dstOffset, const Buffer &src,
                                     uint64_t srcOffset, uint64_t bytes) {
-  return impl_->copy({.kind = Kind::DeviceToDevice, .device = &dst, .deviceOffset = dstOffset,
-                      .src = &src, .srcOffset = srcOffset, .bytes = bytes});
+  return impl_->copy({.kind = Kind::DeviceToDevice, .device = dst, .deviceOffset = dstOffset,
+                      .src = src, .srcOffset = srcOffset, .bytes = bytes});
 }
 
 Status Pipeline::fill(const Buffer &dst, uint64_t offset, uint64_t bytes, uint8_t value) {
   return impl_->copy(
-      {.kind = Kind::Fill, .device = &dst, .deviceOffset = offset, .bytes = bytes, .value = value});
+      {.kind = Kind::Fill, .device = dst, .deviceOffset = offset, .bytes = bytes, .value = value});
 }
 
 Status Pipeline::copyToDeviceAsync(const Buffer &dst, uint64_t dstOffset, const void *src,
                                    uint64_t bytes) {
-  return impl_->copy({.kind = Kind::ToDevice, .device = &dst, .deviceOffset = dstOffset,
+  return impl_->copy({.kind = Kind::ToDevice, .device = dst, .deviceOffset = dstOffset,
                       .hostSrc = src, .bytes = bytes, .async = true});
 }
 
 Status Pipeline::copyToHostAsync(void *dst, const Buffer &src, uint64_t srcOffset,
                                  uint64_t bytes) {
-  return impl_->copy({.kind = Kind::ToHost, .device = &src, .deviceOffset = srcOffset, .hostDst = dst,
+  return impl_->copy({.kind = Kind::ToHost, .device = src, .deviceOffset = srcOffset, .hostDst = dst,
                       .bytes = bytes, .async = true});
 }
 
 Status Pipeline::copyDeviceToDeviceAsync(const Buffer &dst, uint64_t dstOffset,
                                          const Buffer &src, uint64_t srcOffset, uint64_t bytes) {
-  return impl_->copy({.kind = Kind::DeviceToDevice, .device = &dst, .deviceOffset = dstOffset,
-                      .src = &src, .srcOffset = srcOffset, .bytes = bytes, .async = true});
+  return impl_->copy({.kind = Kind::DeviceToDevice, .device = dst, .deviceOffset = dstOffset,
+                      .src = src, .srcOffset = srcOffset, .bytes = bytes, .async = true});
 }
 
 Status Pipeline::fillAsync(const Buffer &dst, uint64_t offset, uint64_t bytes, uint8_t value) {
-  return impl_->copy({.kind = Kind::Fill, .device = &dst, .deviceOffset = offset, .bytes = bytes,
+  return impl_->copy({.kind = Kind::Fill, .device = dst, .deviceOffset = offset, .bytes = bytes,
                       .value = value, .async = true});
 }
 

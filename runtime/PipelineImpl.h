@@ -69,11 +69,13 @@ public:
                 std::span<const Arg> args);
 
   enum class CopyKind : uint8_t { ToDevice, ToHost, DeviceToDevice, Fill };
+  // Buffers by value: the caller's handles are read once, on entry (another thread
+  // could change them while the lock is released).
   struct CopyRequest {
     CopyKind kind;
-    const Buffer *device = nullptr; // the destination, or the source of ToHost
+    Buffer device; // the destination, or the source of ToHost
     uint64_t deviceOffset = 0;
-    const Buffer *src = nullptr;    // DeviceToDevice source
+    Buffer src;    // DeviceToDevice source
     uint64_t srcOffset = 0;
     const void *hostSrc = nullptr;
     void *hostDst = nullptr;
@@ -84,11 +86,18 @@ public:
   Status copy(const CopyRequest &request);
 
 private:
+  /// The buffers and ranges of a copy, against the current allocator state.
+  Status checkCopy(const CopyRequest &request) const;
   void finishBatch(uint64_t upTo);
 };
 
+/// Test hook: when set, createPipeline throws std::bad_alloc right after the arena
+/// lease (tests that nothing leaks and no exception crosses the API).
+extern std::atomic<bool> failCreatePipelineAfterLease;
+
 /// Creates the stream and events, leases and prepares the arena (scrub of fresh
-/// memory, or a wait for the pooled arena's scrub).
+/// memory, or a wait for the pooled arena's scrub). Exception-safe: if anything
+/// throws after the lease, the stream, events and lease are released first.
 Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeState> &state,
                                                  const PipelineOptions &opts);
 

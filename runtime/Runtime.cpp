@@ -6,6 +6,9 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -20,8 +23,32 @@ void RuntimeState::markLost() noexcept {
   if (!api)
     return;
   lostFlag.store(true);
+  inert->store(true);
   if (DeviceRegistry::generation[info.ordinal].load() == generation)
     DeviceRegistry::lost[info.ordinal].store(true);
+}
+
+void RuntimeState::abandon() noexcept {
+  abandoned.store(true);
+  inert->store(true);
+}
+
+void RuntimeState::reclaim(std::function<void()> fn) noexcept {
+  if (!api)
+    return;
+  try {
+    reclaimer.post([api = api, ctx = ctx, d = info.ordinal, gen = generation, inert = inert,
+                    fn = std::move(fn)](bool run) {
+      // Dropped, lost, reset since, or abandoned: leak rather than touch the driver.
+      if (!run || inert->load() || DeviceRegistry::lost[d].load() ||
+          DeviceRegistry::generation[d].load() != gen)
+        return;
+      if (api->cuCtxSetCurrent(ctx) == CUDA_SUCCESS)
+        fn();
+    });
+  } catch (...) {
+    // No memory for the task: the resource leaks, which is safe.
+  }
 }
 
 bool RuntimeState::makeCurrent() noexcept {
@@ -78,6 +105,18 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
   info.ordinal = options.deviceOrdinal;
   if (options.defaultTimeout.count() <= 0)
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::defaultTimeout must be positive");
+  if (options.loadTimeout.count() <= 0)
+    return Error(ErrorCode::InvalidArgument, "RuntimeOptions::loadTimeout must be positive");
+  if (options.shutdownDrainTimeout.count() < 0)
+    return Error(ErrorCode::InvalidArgument, "RuntimeOptions::shutdownDrainTimeout is negative");
+  if (!options.ptxCacheDir.empty()) {
+    auto disk = DiskCache::open(options.ptxCacheDir, options.ptxCacheKey);
+    if (!disk)
+      return std::move(disk).error();
+    state->disk = std::move(*disk);
+  } else if (!options.ptxCacheKey.empty()) {
+    return Error(ErrorCode::InvalidArgument, "RuntimeOptions::ptxCacheKey without ptxCacheDir");
+  }
 
   auto compileOnly = [&]() -> Result<std::shared_ptr<RuntimeState>> {
     info.present = false;
@@ -193,24 +232,37 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
 }
 
 RuntimeState::~RuntimeState() {
-  if (!api)
+  // Nothing here may wait for a tenant's kernel without a bound: the decision to
+  // abandon wedged work comes first, before anything that would wait for it.
+  if (!api) {
+    loader.stop(false, options.shutdownDrainTimeout);
     return;
+  }
   const int d = info.ordinal;
   const bool current = DeviceRegistry::generation[d].load() == generation;
-  if (current && !lost() && makeCurrent()) {
-    modules.clear(); // unloads modules no pipeline work still uses
-    if (pool) {
-      pool->shutdown(options.shutdownDrainTimeout);
-      ArenaPoolStats s = pool->stats();
-      // Work that never ended (a wedged kernel) still runs in this context: leave the
-      // context and everything in it alone rather than fault or block.
-      if (s.quarantinedArenas > 0)
-        abandoned.store(true);
-    }
+  // 1. Queued loads are dropped (their waiters get ContextLost). No load is in the
+  //    driver now (a running load holds the state), unless this destructor runs on
+  //    the loader thread itself, which stop() detects.
+  loader.stop(false, options.shutdownDrainTimeout);
+  // 2. Drain the pool (polling, bounded); what is still quarantined then runs a
+  //    kernel that did not end: abandon the context before anything could wait.
+  if (current && !lost() && makeCurrent() && pool) {
+    pool->shutdown(options.shutdownDrainTimeout);
+    if (pool->stats().quarantinedArenas > 0)
+      abandon();
+  } else {
+    inert->store(true); // lost or reset: the reset frees everything
   }
-  pool.reset(); // with a lost or abandoned context, frees nothing
+  // 3. Drop modules and arenas: unloads and frees are queued on the reclaim thread
+  //    (or dropped when abandoned or lost).
+  pool.reset();
   modules.clear();
   backend.reset();
+  // 4. Let the reclaim thread finish, bounded: a queued unload may still wait for
+  //    another runtime's kernel in the same context. If it does not finish in time,
+  //    leave the context (and the thread) alone.
+  if (!reclaimer.stop(!inert->load(), options.shutdownDrainTimeout))
+    abandon();
 
   std::lock_guard lock(DeviceRegistry::mutex);
   if (DeviceRegistry::generation[d].load() == generation &&
@@ -249,6 +301,17 @@ Result<std::shared_ptr<Application>> Runtime::loadApplication(std::span<const ui
   return state_->loadApplication(bitcode, options);
 }
 
+PendingApplication Runtime::loadApplicationAsync(std::span<const uint8_t> bitcode,
+                                                 const AppOptions &options) {
+  try {
+    return state_->loadApplicationAsync(bitcode, options);
+  } catch (const std::bad_alloc &) {
+    auto slot = std::make_shared<detail::LoadSlot>();
+    slot->set(Error(ErrorCode::CapacityExceeded, "loadApplicationAsync: out of host memory"));
+    return PendingApplication(std::move(slot));
+  }
+}
+
 Result<std::shared_ptr<Application>> Runtime::loadApplication(const void *data, size_t size,
                                                               const AppOptions &options) {
   if (!data && size)
@@ -270,7 +333,14 @@ Result<std::shared_ptr<Application>> Runtime::loadApplicationFile(const std::str
 }
 
 Result<std::unique_ptr<Pipeline>> Runtime::createPipeline(const PipelineOptions &options) {
-  return state_->createPipeline(options);
+  // No exception crosses the API (createPipeline releases what it holds on the way).
+  try {
+    return state_->createPipeline(options);
+  } catch (const std::bad_alloc &) {
+    return Error(ErrorCode::CapacityExceeded, "createPipeline: out of host memory");
+  } catch (const std::exception &e) {
+    return Error(ErrorCode::DriverError, fmt::format("createPipeline failed: {}", e.what()));
+  }
 }
 
 Result<HostMemory> Runtime::allocateHost(size_t bytes) {
@@ -278,9 +348,27 @@ Result<HostMemory> Runtime::allocateHost(size_t bytes) {
     return std::move(s).error();
   if (bytes == 0)
     return Error(ErrorCode::InvalidArgument, "cannot allocate 0 bytes of host memory");
-  void *p = nullptr;
-  if (CUresult r = state_->api->cuMemAllocHost(&p, bytes); r != CUDA_SUCCESS)
-    return state_->fail(r, fmt::format("allocating {} bytes of page-locked host memory", bytes));
+  // Page-aligned memory registered with the driver: registration returns at once
+  // and its undoing (cuMemHostUnregister, which waits for running kernels) can run
+  // on the reclaim thread; cuMemFreeHost would wait on the caller's path.
+  const size_t page = size_t(::sysconf(_SC_PAGESIZE));
+  if (bytes > SIZE_MAX - page)
+    return Error(ErrorCode::InvalidArgument,
+                 fmt::format("cannot allocate {} bytes of host memory", bytes));
+  const size_t rounded = (bytes + page - 1) / page * page;
+  void *p = std::aligned_alloc(page, rounded);
+  if (!p)
+    return Error(ErrorCode::CapacityExceeded,
+                 fmt::format("no {} bytes of host memory left", bytes));
+  if (CUresult r = state_->api->cuMemHostRegister(p, rounded, CU_MEMHOSTREGISTER_PORTABLE);
+      r != CUDA_SUCCESS) {
+    std::free(p);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+      return Error(ErrorCode::CapacityExceeded,
+                   fmt::format("cannot page-lock {} bytes of host memory", bytes),
+                   cuda::describe(*state_->api, r));
+    return state_->fail(r, fmt::format("page-locking {} bytes of host memory", bytes));
+  }
   return HostMemory(state_, p, bytes);
 }
 
@@ -294,6 +382,8 @@ void Runtime::trimPool() {
   if (state_->pool && state_->makeCurrent())
     state_->pool->trim();
 }
+
+size_t Runtime::trimModuleCache() { return state_->modules.trim(); }
 
 RuntimeStats Runtime::stats() const {
   RuntimeStats s;
@@ -340,8 +430,14 @@ HostMemory &HostMemory::operator=(HostMemory &&other) noexcept {
 HostMemory::~HostMemory() { reset(); }
 
 void HostMemory::reset() noexcept {
-  if (data_ && state_ && state_->makeCurrent())
-    state_->api->cuMemFreeHost(data_);
+  // Unregistered on the reclaim thread, then freed; if the runtime is lost or
+  // abandoned first, the memory stays registered and is never freed (a transfer may
+  // still target it).
+  if (data_ && state_)
+    state_->reclaim([api = state_->api, p = data_] {
+      if (api->cuMemHostUnregister(p) == CUDA_SUCCESS)
+        std::free(p);
+    });
   data_ = nullptr;
   size_ = 0;
   state_.reset();

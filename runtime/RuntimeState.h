@@ -3,13 +3,19 @@
 #pragma once
 
 #include "ArenaPool.h"
+#include "Deadline.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
+#include "Worker.h"
 #include "cuda/DriverApi.h"
 
 #include "atoll/runtime.h"
 
+#include <array>
 #include <atomic>
+#include <condition_variable>
+#include <optional>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -27,13 +33,21 @@ struct DeviceRegistry {
   static std::mutex mutex; // serialises retain/reset/release decisions
 };
 
+/// The result of a queued module load (PendingApplication).
+struct LoadSlot {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::optional<Result<std::shared_ptr<Application>>> result;
+  std::string what; // "application 'name'"
+  void set(Result<std::shared_ptr<Application>> r);
+};
+
 class CudaArenaBackend final : public ArenaBackend {
 public:
   explicit CudaArenaBackend(RuntimeState &state) : state_(state) {}
   Result<Arena> allocate(const ArenaSpec &spec) override;
   void destroy(Arena &arena) noexcept override;
   bool workDone(const Arena &arena) noexcept override;
-  bool waitWorkDone(const Arena &arena, std::chrono::milliseconds limit) noexcept override;
   bool usable() noexcept override;
 
 private:
@@ -52,7 +66,17 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::atomic<bool> lostFlag{false};
   /// Set when teardown had to leave work running: nothing is freed or released.
   std::atomic<bool> abandoned{false};
+  /// Shared with queued reclaim tasks (which outlive nothing else of the state): set
+  /// when lost or abandoned, after which they drop their work.
+  std::shared_ptr<std::atomic<bool>> inert = std::make_shared<std::atomic<bool>>(false);
   std::string toolchainId;
+
+  /// Driver calls that wait for running kernels (module unloads, cuMemFree,
+  /// cuMemHostUnregister) run here, holding no lock; and module loads, bounded for
+  /// the caller by options.loadTimeout. Declared before what queues work on them.
+  Worker reclaimer{"atoll-reclaim"};
+  Worker loader{"atoll-loader"};
+  std::unique_ptr<DiskCache> disk; // null without ptxCacheDir
 
   std::unique_ptr<CudaArenaBackend> backend;
   std::unique_ptr<ArenaPool> pool;
@@ -77,6 +101,12 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
            DeviceRegistry::generation[d].load(std::memory_order_relaxed) != generation;
   }
   void markLost() noexcept;
+  /// Teardown leaves work running: nothing more is freed or released.
+  void abandon() noexcept;
+  /// Queues `fn` on the reclaim thread, to run there with the context current
+  /// unless the runtime is lost or abandoned by then (the resource then leaks, which
+  /// is safe: a reset context frees it, an abandoned one may still use it).
+  void reclaim(std::function<void()> fn) noexcept;
   /// Makes the context current on the calling thread. False when lost.
   bool makeCurrent() noexcept;
   /// The Error for a failed driver call; marks the runtime lost for sticky errors.
@@ -88,7 +118,14 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
 
   Result<std::shared_ptr<Application>> loadApplication(std::span<const uint8_t> bitcode,
                                                        const AppOptions &opts);
+  /// Compiles (or finds) on the calling thread, then queues the driver load on the
+  /// loader thread.
+  PendingApplication loadApplicationAsync(std::span<const uint8_t> bitcode,
+                                          const AppOptions &opts);
   Result<std::unique_ptr<Pipeline>> createPipeline(const PipelineOptions &opts);
+  /// Validates and loads the module into the context (cuModuleLoadDataEx): the one
+  /// place tenant code enters the driver. Runs on the loader thread only: the load
+  /// waits for every running kernel of the context.
   Result<std::shared_ptr<const LoadedModule>> loadModule(const std::string &key,
                                                          CompiledEntry entry,
                                                          Clamping clamping);

@@ -47,7 +47,7 @@ if command -v compute-sanitizer >/dev/null && [ -z "${ATOLL_NO_MEMCHECK:-}" ]; t
     # The context-loss test faults the context on purpose.
     case "$t" in *context-loss*) continue ;; esac
     TAIL=4 run "memcheck-$(basename "$t")" compute-sanitizer --tool memcheck --error-exitcode 9 \
-      "$t" --gtest_brief=1 --gtest_filter="${MEMCHECK_FILTER:-*}"
+      "$t" --gtest_brief=1 --gtest_filter="${MEMCHECK_FILTER:--*TimingSensitive*}"
   done
   [ -x "$bundle/bin/atoll-attacks" ] && TAIL=12 run memcheck-attacks compute-sanitizer --tool memcheck \
     --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 \

@@ -396,6 +396,15 @@ CUresult cuMemFreeHost(void *p) {
   std::free(p);
   return CUDA_SUCCESS;
 }
+CUresult cuMemHostRegister(void *p, size_t, unsigned int) {
+  std::lock_guard lock(g_mutex);
+  g_hostAllocs.insert(p);
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *p) {
+  std::lock_guard lock(g_mutex);
+  return g_hostAllocs.erase(p) ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
   std::memcpy(reinterpret_cast<void *>(d), s, n);
   return CUDA_SUCCESS;

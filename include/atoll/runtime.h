@@ -31,6 +31,10 @@
 
 namespace Atoll {
 
+namespace detail {
+struct LoadSlot;
+} // namespace detail
+
 struct RuntimeOptions {
   /// Which CUDA device (ordinal) to use.
   int deviceOrdinal = 0;
@@ -49,17 +53,31 @@ struct RuntimeOptions {
   uint64_t deviceMemoryBudget = 0;
   /// Keep freed arenas (scrubbed) for reuse; makes pipeline creation cheap.
   bool poolArenas = true;
-  /// Directory for the on-disk PTX cache (created if missing); empty = none. Files
-  /// are written atomically (temp + rename). The directory must be trusted: the
-  /// runtime loads the PTX it finds there (after checking the hidden parameters).
+  /// Directory for the on-disk PTX cache (created 0700 if missing); empty = none.
+  /// Runtime::create refuses (IoError) a directory that is a symlink, not owned by
+  /// the effective user, or writable by group or others. Entries are written to a
+  /// random temporary name (O_EXCL|O_NOFOLLOW) and renamed; each is authenticated
+  /// with a keyed BLAKE3 MAC, so a file the service did not write is never loaded.
   std::string ptxCacheDir;
+  /// The MAC key of the disk cache (at least 32 bytes, hashed into the 256-bit key of
+  /// a keyed BLAKE3 MAC); only the service may know it. Empty:
+  /// the key file <ptxCacheDir>/.atoll-cache-key, created with 32 random bytes and
+  /// mode 0600 if missing, refused unless it is a regular file of ours with mode 0600.
+  std::string ptxCacheKey;
   /// libdevice.10.bc; empty = the one of the configured CUDA toolkit.
   std::string libdevicePath;
   /// Synchronisation timeout when neither the pipeline nor the application sets one.
   std::chrono::milliseconds defaultTimeout{10000};
-  /// At shutdown, how long to wait for quarantined arenas (wedged work) to drain
-  /// before the context is released with them.
+  /// At shutdown, how long to wait for quarantined arenas (wedged work) to drain.
+  /// If they do not, the runtime abandons the context (nothing is unloaded, freed or
+  /// released: no call can wait for the wedged kernel); teardown takes at most about
+  /// twice this (the drain, then the reclaim thread's queue).
   std::chrono::milliseconds shutdownDrainTimeout{5000};
+  /// How long loadApplication waits for the driver to load a module. Module loads
+  /// wait for every running kernel of the shared context, so another tenant's long
+  /// kernel delays them: past this, loadApplication returns Timeout (the load goes
+  /// on; see loadApplicationAsync).
+  std::chrono::milliseconds loadTimeout{15000};
   /// Loaded modules kept in memory; beyond it, unused ones are evicted (LRU).
   size_t moduleCacheCapacity = 1024;
 };
@@ -94,8 +112,26 @@ struct RuntimeStats {
   uint64_t cachedModules = 0;
 };
 
-/// Page-locked host memory from the runtime's context: async copies from/to it do
-/// not block the calling thread. Movable; frees itself (never throws).
+/// A module load in progress (Runtime::loadApplicationAsync). Copyable; the load
+/// goes on whether or not anyone waits, and its module joins the cache.
+class PendingApplication {
+public:
+  PendingApplication() = default;
+  explicit PendingApplication(std::shared_ptr<detail::LoadSlot> slot);
+  /// True once the result is there (wait() then returns at once).
+  bool ready() const;
+  /// The result, waiting at most `limit` (saturated; 0 = just look): Timeout while
+  /// the driver load still waits (behind running kernels); call again.
+  Result<std::shared_ptr<Application>> wait(std::chrono::milliseconds limit) const;
+
+private:
+  std::shared_ptr<detail::LoadSlot> slot_;
+};
+
+/// Page-locked host memory: page-aligned memory registered with the driver
+/// (cuMemHostRegister returns at once); async copies from/to it do not block the
+/// calling thread. Movable; frees itself (never throws, never waits: the
+/// unregistration, which waits for running kernels, runs on the reclaim thread).
 class HostMemory {
 public:
   HostMemory() = default;
@@ -136,11 +172,18 @@ public:
 
   /// Compiles (or finds in the cache) and loads bitcode or textual LLVM IR.
   /// Errors: InvalidBitcode, WrongTarget, Refused (detail: the pass diagnostics),
-  /// CompileError, JitError (detail: the JIT log), ContextLost.
+  /// CompileError, JitError (detail: the JIT log), ContextLost, Timeout (the driver
+  /// load did not finish within RuntimeOptions::loadTimeout: it waits behind running
+  /// kernels of any tenant). Compilation runs on the calling thread, the driver load
+  /// on the runtime's loader thread.
   Result<std::shared_ptr<Application>> loadApplication(std::span<const uint8_t> bitcode,
                                                        const AppOptions &options = {});
   Result<std::shared_ptr<Application>> loadApplication(const void *data, size_t size,
                                                        const AppOptions &options = {});
+  /// Like loadApplication, but returns once compiled (or found): the driver load is
+  /// queued and the handle waits for it with a bound of the caller's choosing.
+  PendingApplication loadApplicationAsync(std::span<const uint8_t> bitcode,
+                                          const AppOptions &options = {});
   /// IoError when the file cannot be read.
   Result<std::shared_ptr<Application>> loadApplicationFile(const std::string &path,
                                                            const AppOptions &options = {});
@@ -158,6 +201,9 @@ public:
   size_t collect();
   /// Frees every pooled arena that is not in use.
   void trimPool();
+  /// Evicts every cached module no Application or running work uses; returns how
+  /// many. Never waits: the unloads run on the reclaim thread.
+  size_t trimModuleCache();
   RuntimeStats stats() const;
 
   /// Internal.

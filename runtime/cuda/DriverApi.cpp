@@ -35,7 +35,12 @@ Result<const DriverApi *> loadOnce() {
     if (r == CUDA_ERROR_NO_DEVICE)
       return Error(ErrorCode::NoDevice, "no CUDA device: the driver found no GPU",
                    describe(api, r));
-    return Error(ErrorCode::NoDriver, "no usable CUDA driver: cuInit failed", describe(api, r));
+    if (r == CUDA_ERROR_STUB_LIBRARY || r == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
+        r == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
+      return Error(ErrorCode::NoDriver, "no usable CUDA driver: cuInit failed", describe(api, r));
+    // Anything else is a broken installation, not an absent one (GPU tests fail on it).
+    return Error(ErrorCode::DriverError, "the CUDA driver failed to initialise (cuInit)",
+                 describe(api, r));
   }
   api.cuDriverGetVersion(&api.driverVersion);
   int count = 0;

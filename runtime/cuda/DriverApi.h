@@ -21,6 +21,7 @@ namespace Atoll::cuda {
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)          \
   X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime)                       \
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo) X(cuMemAllocHost) X(cuMemFreeHost)     \
+  X(cuMemHostRegister) X(cuMemHostUnregister)                                       \
   X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyHtoDAsync)              \
   X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD8Async)        \
   X(cuMemsetD32Async) X(cuMemAddressReserve) X(cuMemAddressFree) X(cuMemCreate)     \

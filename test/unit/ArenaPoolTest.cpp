@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include <map>
 #include <mutex>
 #include <set>
@@ -33,6 +35,7 @@ public:
     Arena a;
     a.size = spec.size;
     a.maskCapable = spec.maskCapable;
+    a.footprint = spec.footprint;
     a.serial = ++serial;
     a.base = (nextBase + spec.size - 1) & ~(spec.size - 1);
     nextBase = a.base + spec.size;
@@ -42,6 +45,14 @@ public:
     return a;
   }
   void destroy(Arena &a) noexcept override {
+    if (probe) {
+      // The pool's mutex must be free while arenas are destroyed (destroy may be a
+      // driver call): another thread can take it.
+      auto f = std::async(std::launch::async, [&] { return probe->stats(); });
+      EXPECT_EQ(f.wait_for(std::chrono::seconds(2)), std::future_status::ready)
+          << "destroy() ran with the pool's mutex held";
+      f.wait();
+    }
     std::lock_guard lock(mutex);
     EXPECT_TRUE(done[a.serial]) << "arena " << a.serial << " freed while its work runs";
     EXPECT_TRUE(live.erase(a.serial)) << "arena " << a.serial << " freed twice";
@@ -50,9 +61,6 @@ public:
   bool workDone(const Arena &a) noexcept override {
     std::lock_guard lock(mutex);
     return done[a.serial];
-  }
-  bool waitWorkDone(const Arena &a, std::chrono::milliseconds) noexcept override {
-    return workDone(a);
   }
   bool usable() noexcept override { return usableFlag; }
 
@@ -69,6 +77,7 @@ public:
   std::vector<uint64_t> destroyed;
   bool failNext = false;
   bool usableFlag = true;
+  ArenaPool *probe = nullptr;
 };
 
 ArenaSpec mask(uint64_t size) { return {size, true}; }
@@ -226,8 +235,9 @@ TEST(ArenaPool, AdmissionRefusesWhatExceedsTheBudget) {
   ASSERT_FALSE(c);
   EXPECT_EQ(c.error().code(), ErrorCode::CapacityExceeded);
   EXPECT_EQ(c.error().message(),
-            "an arena of 2097152 bytes does not fit the device-memory budget: 67108864 of "
-            "67108864 bytes are committed");
+            "an arena of 2097152 bytes (2097152 bytes of device memory) does not fit the "
+            "device-memory budget: 67108864 of 67108864 bytes are committed (0 quarantined "
+            "arenas), 0 pooled");
   auto huge = pool.acquire(mask(1ull << 40));
   ASSERT_FALSE(huge);
   EXPECT_EQ(huge.error().code(), ErrorCode::CapacityExceeded);
@@ -360,4 +370,150 @@ TEST(ArenaPool, ConcurrentAcquireAndReleaseKeepTheBooks) {
   EXPECT_LE(s.pooled, budget);
   std::lock_guard lock(be.mutex);
   EXPECT_EQ(s.pooledArenas, be.live.size()); // every live arena is back in the pool
+}
+
+TEST(ArenaPool, BudgetIsCheckedAfterEvictionAndNothingWaitsForAScrub) {
+  // A pooled arena whose scrub has not completed is not evicted (that would wait for
+  // it, or quarantine it and overshoot the budget): admission gives it a short,
+  // bounded chance without the lock, then refuses. committed + pooled never exceed
+  // the budget.
+  FakeBackend be;
+  const uint64_t budget = 64 * MiB;
+  ArenaPool pool(be, budget, true);
+  auto a = *pool.acquire(mask(32 * MiB));
+  auto c = *pool.acquire(mask(16 * MiB));
+  be.setDone(c.arena.serial, false); // its scrub is slow
+  pool.release(c.arena, /*streamWasIdle=*/true);
+  auto start = std::chrono::steady_clock::now();
+  auto b = pool.acquire(mask(32 * MiB));
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_NE(b.error().message().find("16777216 pooled"), std::string::npos)
+      << b.error().message();
+  EXPECT_LT(took, std::chrono::milliseconds(800)) << "admission waited for a scrub";
+  auto s = pool.stats();
+  EXPECT_LE(s.committed + s.pooled, budget);
+  EXPECT_EQ(s.quarantinedArenas, 0u);
+  be.setDone(c.arena.serial, true); // the scrub completes: now it can be evicted
+  auto b2 = pool.acquire(mask(32 * MiB));
+  ASSERT_TRUE(b2) << b2.error().describe();
+  EXPECT_FALSE(be.live.count(c.arena.serial));
+  s = pool.stats();
+  EXPECT_EQ(s.committed, budget);
+  EXPECT_EQ(s.pooled, 0u);
+  pool.release(a.arena, true);
+  pool.release(b2->arena, true);
+}
+
+TEST(ArenaPool, ArenasAreCountedAtTheirDeviceFootprint) {
+  // Without VMM a mask arena is over-allocated twice its size to align it: the
+  // budget counts both halves.
+  auto noVmm = arenaSpecFor(8 * MiB, false, 0, /*vmm=*/false);
+  ASSERT_TRUE(noVmm);
+  EXPECT_EQ(noVmm->size, 8 * MiB);
+  EXPECT_EQ(noVmm->bytes(), 16 * MiB);
+  // With VMM a modulo arena maps whole granules.
+  auto modulo = arenaSpecFor(3 * MiB + 1, false, 2 * MiB, /*vmm=*/true);
+  ASSERT_TRUE(modulo);
+  EXPECT_FALSE(modulo->maskCapable);
+  EXPECT_EQ(modulo->size, 3 * MiB + ATOLL_BUFFER_ALIGNMENT);
+  EXPECT_EQ(modulo->bytes(), 4 * MiB);
+  auto vmmMask = arenaSpecFor(8 * MiB, false, 2 * MiB, true);
+  EXPECT_EQ(vmmMask->bytes(), 8 * MiB);
+
+  FakeBackend be;
+  ArenaPool pool(be, 24 * MiB, true);
+  auto a = pool.acquire(*noVmm);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(pool.stats().committed, 16 * MiB);
+  auto b = pool.acquire(*noVmm); // 16 + 16 > 24
+  ASSERT_FALSE(b);
+  EXPECT_EQ(b.error().code(), ErrorCode::CapacityExceeded);
+  auto m = pool.acquire(*modulo); // 16 + 4 <= 24
+  ASSERT_TRUE(m);
+  EXPECT_EQ(pool.stats().committed, 20 * MiB);
+  pool.release(a->arena, true);
+  pool.release(m->arena, true);
+  EXPECT_EQ(pool.stats().pooled, 20 * MiB);
+}
+
+TEST(ArenaPool, DestroyNeverRunsUnderThePoolLock) {
+  FakeBackend be;
+  ArenaPool pool(be, 64 * MiB, false); // no pooling: every release frees
+  be.probe = &pool;
+  auto a = *pool.acquire(mask(32 * MiB));
+  pool.release(a.arena, true); // collect frees it
+  auto b = *pool.acquire(mask(32 * MiB));
+  pool.cancel(b);
+  ArenaPool pooled(be, 64 * MiB, true);
+  be.probe = &pooled;
+  auto c = *pooled.acquire(mask(32 * MiB));
+  pooled.release(c.arena, true);
+  auto d = *pooled.acquire(mask(64 * MiB)); // evicts c
+  pooled.release(d.arena, true);
+  pooled.trim();
+  EXPECT_EQ(be.destroyed.size(), 4u);
+}
+
+TEST(ArenaPool, CancelledFreshArenaIsFreedOnlyAfterItsEvent) {
+  // createPipeline cancels a fresh lease after enqueuing its scrub and recording the
+  // event: the memory must not be freed under the pending memset, nor pooled.
+  FakeBackend be;
+  ArenaPool pool(be, 64 * MiB, true);
+  auto a = *pool.acquire(mask(32 * MiB));
+  be.setDone(a.arena.serial, false);
+  pool.cancel(a);
+  EXPECT_TRUE(be.live.count(a.arena.serial));
+  EXPECT_EQ(pool.stats().committed, 32 * MiB);
+  EXPECT_EQ(pool.stats().pooledArenas, 0u);
+  be.setDone(a.arena.serial, true);
+  pool.collect();
+  EXPECT_FALSE(be.live.count(a.arena.serial));
+  EXPECT_EQ(pool.stats().committed, 0u);
+  EXPECT_EQ(pool.stats().pooledArenas, 0u);
+}
+
+TEST(ArenaPool, AdmissionDoesNotWaitWhenPendingArenasCannotMakeRoom) {
+  // A quarantined arena (a never-ending kernel) that would not make room even once
+  // freed: refused at once, no polling.
+  FakeBackend be;
+  ArenaPool pool(be, 64 * MiB, true);
+  auto q = *pool.acquire(mask(16 * MiB));
+  be.setDone(q.arena.serial, false);
+  pool.release(q.arena, /*streamWasIdle=*/false);
+  auto held = *pool.acquire(mask(32 * MiB));
+  auto start = std::chrono::steady_clock::now();
+  auto big = pool.acquire(mask(64 * MiB)); // 48 + 64 - 16 > 64
+  auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_NE(big.error().message().find("(1 quarantined arenas)"), std::string::npos)
+      << big.error().message();
+  EXPECT_LT(took, std::chrono::milliseconds(50));
+  // One that would fit once the quarantined arena is done polls briefly, then refuses.
+  auto mid = pool.acquire(mask(32 * MiB)); // 48 + 32 - 16 <= 64
+  ASSERT_FALSE(mid);
+  be.setDone(q.arena.serial, true);
+  auto now = pool.acquire(mask(32 * MiB));
+  ASSERT_TRUE(now) << now.error().describe();
+  pool.release(held.arena, true);
+  pool.release(now->arena, true);
+}
+
+TEST(ArenaPool, ShutdownWithAHugeDrainWaitsForPendingArenas) {
+  // now + milliseconds::max() used to overflow into the past: no drain at all.
+  FakeBackend be;
+  ArenaPool pool(be, 64 * MiB, true);
+  auto a = *pool.acquire(mask(8 * MiB));
+  be.setDone(a.arena.serial, false);
+  pool.release(a.arena, /*streamWasIdle=*/false);
+  auto finisher = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    be.setDone(a.arena.serial, true);
+  });
+  pool.shutdown(std::chrono::milliseconds::max());
+  finisher.get();
+  EXPECT_EQ(pool.stats().quarantinedArenas, 0u);
+  EXPECT_FALSE(be.live.count(a.arena.serial)) << "drained and freed";
 }

@@ -8,6 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <array>
 #include <filesystem>
 #include <set>
 #include <unistd.h>
@@ -132,10 +136,14 @@ TEST(CacheKey, ToolchainIdentityNamesLLVM) {
   EXPECT_EQ(id, toolchainIdentity());
 }
 
+constexpr std::array<uint8_t, 32> kMacKey = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                              17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+                                              31, 32};
+
 TEST(CacheEntry, RoundTrips) {
   CompiledEntry e = sampleEntry();
   std::string key(64, 'a');
-  auto back = parseEntry(key, serializeEntry(key, e));
+  auto back = parseEntry(key, serializeEntry(key, e, kMacKey), kMacKey);
   ASSERT_TRUE(back);
   expectSame(e, *back);
 }
@@ -143,76 +151,34 @@ TEST(CacheEntry, RoundTrips) {
 TEST(CacheEntry, RejectsOtherKeysCorruptionAndTruncation) {
   CompiledEntry e = sampleEntry();
   std::string key(64, 'a');
-  std::string data = serializeEntry(key, e);
-  EXPECT_FALSE(parseEntry(std::string(64, 'b'), data));
+  std::string data = serializeEntry(key, e, kMacKey);
+  EXPECT_FALSE(parseEntry(std::string(64, 'b'), data, kMacKey));
   for (size_t n = 0; n < data.size(); ++n)
-    ASSERT_FALSE(parseEntry(key, std::string_view(data).substr(0, n))) << "prefix " << n;
-  EXPECT_FALSE(parseEntry(key, data + "x"));
+    ASSERT_FALSE(parseEntry(key, std::string_view(data).substr(0, n), kMacKey)) << "prefix " << n;
+  EXPECT_FALSE(parseEntry(key, data + "x", kMacKey));
   for (size_t i : {size_t(0), data.size() / 2, data.size() - 1}) {
     std::string bad = data;
     bad[i] ^= 0x20;
-    EXPECT_FALSE(parseEntry(key, bad)) << "flipped byte " << i;
+    EXPECT_FALSE(parseEntry(key, bad, kMacKey)) << "flipped byte " << i;
   }
 }
 
-TEST(DiskCache, WriteThenReadInATempDir) {
-  TempDir dir;
-  std::string key(64, 'c');
+TEST(CacheEntry, AnEntryMadeWithoutTheKeyIsRejected) {
+  // Whoever does not hold the MAC key cannot make an entry the runtime accepts,
+  // even one that is otherwise perfectly formed (e.g. with unhardened PTX).
   CompiledEntry e = sampleEntry();
-  EXPECT_FALSE(readDiskEntry(dir.path.string(), key)); // missing directory
-  ASSERT_TRUE(writeDiskEntry((dir.path / "nested").string(), key, e));
-  auto back = readDiskEntry((dir.path / "nested").string(), key);
-  ASSERT_TRUE(back);
-  expectSame(e, *back);
-  // Nothing but the entry is left behind (no temp files).
-  size_t files = 0;
-  for (auto &f : fs::directory_iterator(dir.path / "nested")) {
-    ++files;
-    EXPECT_EQ(f.path().filename().string(), key + ".ptxc");
-  }
-  EXPECT_EQ(files, 1u);
+  std::string key(64, 'a');
+  std::array<uint8_t, 32> other = kMacKey;
+  other[31] ^= 1;
+  EXPECT_TRUE(parseEntry(key, serializeEntry(key, e, kMacKey), kMacKey));
+  EXPECT_FALSE(parseEntry(key, serializeEntry(key, e, other), kMacKey));
+  // The MAC covers the cache key: an entry renamed to another key is refused.
+  std::string data = serializeEntry(key, e, kMacKey);
+  std::string renamed = data;
+  renamed.replace(renamed.find(key), key.size(), std::string(64, 'b'));
+  EXPECT_FALSE(parseEntry(std::string(64, 'b'), renamed, kMacKey));
 }
 
-TEST(DiskCache, CorruptFilesAreIgnored) {
-  TempDir dir;
-  std::string key(64, 'd');
-  ASSERT_TRUE(writeDiskEntry(dir.path.string(), key, sampleEntry()));
-  std::string path = diskEntryPath(dir.path.string(), key);
-  {
-    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(-3, std::ios::end);
-    f.put('#');
-  }
-  EXPECT_FALSE(readDiskEntry(dir.path.string(), key));
-  fs::resize_file(path, 10);
-  EXPECT_FALSE(readDiskEntry(dir.path.string(), key));
-}
-
-TEST(DiskCache, ConcurrentWritersLeaveAValidEntry) {
-  TempDir dir;
-  std::string key(64, 'e');
-  CompiledEntry e = sampleEntry();
-  std::vector<std::thread> ts;
-  for (int i = 0; i < 8; ++i)
-    ts.emplace_back([&] {
-      for (int j = 0; j < 20; ++j) {
-        EXPECT_TRUE(writeDiskEntry(dir.path.string(), key, e));
-        auto r = readDiskEntry(dir.path.string(), key);
-        EXPECT_TRUE(r); // a reader never sees a half-written file
-      }
-    });
-  for (auto &t : ts)
-    t.join();
-  auto back = readDiskEntry(dir.path.string(), key);
-  ASSERT_TRUE(back);
-  expectSame(e, *back);
-}
-
-TEST(DiskCache, UnwritableDirectoryIsAnIoError) {
-  Status s = writeDiskEntry("/proc/atoll-cannot-exist", std::string(64, 'f'), sampleEntry());
-  ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().code(), ErrorCode::IoError);
-}
 
 // --- PTX entry parameters ----------------------------------------------------------
 
@@ -342,4 +308,209 @@ TEST(ModuleCacheLru, ModulesInUseAreNotEvicted) {
   c.insert(module("c"));
   EXPECT_EQ(c.size(), 1u);
   EXPECT_NE(c.find("c"), nullptr);
+}
+
+// --- the on-disk cache (DiskCache) --------------------------------------------------
+
+namespace {
+
+std::unique_ptr<DiskCache> openCache(const fs::path &dir, std::string_view key = {}) {
+  auto c = DiskCache::open(dir.string(), key);
+  EXPECT_TRUE(c) << (c ? "" : c.error().describe());
+  return c ? std::move(*c) : nullptr;
+}
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void expectRefused(const fs::path &dir, std::string_view why) {
+  auto c = DiskCache::open(dir.string(), {});
+  ASSERT_FALSE(c) << dir;
+  EXPECT_EQ(c.error().code(), ErrorCode::IoError);
+  EXPECT_NE(c.error().message().find("refusing the PTX cache directory"), std::string::npos)
+      << c.error().message();
+  EXPECT_NE(c.error().message().find(why), std::string::npos) << c.error().message();
+}
+
+} // namespace
+
+TEST(DiskCache, WriteThenReadInATempDir) {
+  TempDir dir;
+  std::string key(64, 'c');
+  CompiledEntry e = sampleEntry();
+  auto cache = openCache(dir.path / "nested");
+  ASSERT_TRUE(cache);
+  EXPECT_EQ(fs::status(dir.path / "nested").permissions() & fs::perms::all, fs::perms::owner_all);
+  EXPECT_FALSE(cache->read(key)); // not there yet
+  ASSERT_TRUE(cache->write(key, e));
+  auto back = cache->read(key);
+  ASSERT_TRUE(back);
+  expectSame(e, *back);
+  // Nothing but the entry and the key is left behind (no temp files); both 0600.
+  std::set<std::string> names;
+  for (auto &f : fs::directory_iterator(dir.path / "nested")) {
+    names.insert(f.path().filename().string());
+    EXPECT_EQ(f.status().permissions() & fs::perms::all,
+              fs::perms::owner_read | fs::perms::owner_write)
+        << f.path();
+  }
+  EXPECT_EQ(names, (std::set<std::string>{key + ".ptxc", ".atoll-cache-key"}));
+  EXPECT_EQ(fs::file_size(dir.path / "nested" / ".atoll-cache-key"), 32u);
+  // Names that are not cache keys never reach the file system.
+  EXPECT_FALSE(cache->read("../" + std::string(61, 'a')));
+  EXPECT_FALSE(cache->write("../x", e));
+}
+
+TEST(DiskCache, CorruptFilesAreIgnored) {
+  TempDir dir;
+  std::string key(64, 'd');
+  auto cache = openCache(dir.path);
+  ASSERT_TRUE(cache);
+  ASSERT_TRUE(cache->write(key, sampleEntry()));
+  fs::path path = dir.path / (key + ".ptxc");
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-3, std::ios::end);
+    f.put('#');
+  }
+  EXPECT_FALSE(cache->read(key));
+  fs::resize_file(path, 10);
+  EXPECT_FALSE(cache->read(key));
+}
+
+TEST(DiskCache, ConcurrentWritersLeaveAValidEntry) {
+  TempDir dir;
+  std::string key(64, 'e');
+  CompiledEntry e = sampleEntry();
+  auto cache = openCache(dir.path);
+  ASSERT_TRUE(cache);
+  std::vector<std::thread> ts;
+  for (int i = 0; i < 8; ++i)
+    ts.emplace_back([&] {
+      for (int j = 0; j < 20; ++j) {
+        EXPECT_TRUE(cache->write(key, e));
+        EXPECT_TRUE(cache->read(key)); // a reader never sees a half-written file
+      }
+    });
+  for (auto &t : ts)
+    t.join();
+  auto back = cache->read(key);
+  ASSERT_TRUE(back);
+  expectSame(e, *back);
+}
+
+TEST(DiskCache, UncreatableDirectoryIsAnIoError) {
+  auto c = DiskCache::open("/proc/atoll-cannot-exist", {});
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().code(), ErrorCode::IoError);
+}
+
+TEST(DiskCache, RefusesADirectoryWritableByGroupOrOthers) {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  for (fs::perms p : {fs::perms::owner_all | fs::perms::group_all,
+                      fs::perms::owner_all | fs::perms::others_write,
+                      fs::perms::all}) {
+    fs::permissions(dir.path, p);
+    expectRefused(dir.path, "writable by group or others");
+  }
+  fs::permissions(dir.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_exec);
+  EXPECT_TRUE(openCache(dir.path)); // readable by others is fine
+}
+
+TEST(DiskCache, RefusesASymlinkedDirectory) {
+  TempDir dir;
+  fs::create_directories(dir.path / "real");
+  fs::permissions(dir.path / "real", fs::perms::owner_all);
+  fs::create_directory_symlink(dir.path / "real", dir.path / "link");
+  expectRefused(dir.path / "link", "symbolic link");
+}
+
+TEST(DiskCache, RefusesADirectoryOfAnotherUser) {
+  TempDir dir;
+  fs::path other;
+  if (::geteuid() == 0) {
+    fs::create_directories(dir.path / "theirs");
+    fs::permissions(dir.path / "theirs", fs::perms::owner_all);
+    ASSERT_EQ(::chown((dir.path / "theirs").c_str(), 65534, 65534), 0);
+    other = dir.path / "theirs";
+  } else {
+    other = "/"; // root's, never ours
+  }
+  expectRefused(other, "owned by uid");
+}
+
+TEST(DiskCache, RefusesAKeyFileOthersCanRead) {
+  TempDir dir;
+  ASSERT_TRUE(openCache(dir.path)); // creates the key
+  fs::path keyFile = dir.path / ".atoll-cache-key";
+  fs::permissions(keyFile, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  expectRefused(dir.path, "mode 0600");
+  fs::remove(keyFile);
+  fs::path elsewhere = dir.path.string() + "-key";
+  { std::ofstream(elsewhere) << std::string(32, 'k'); }
+  fs::permissions(elsewhere, fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink(elsewhere, keyFile);
+  expectRefused(dir.path, "key file");
+  fs::remove(elsewhere);
+}
+
+TEST(DiskCache, EntriesOfAnotherKeyAreNotLoaded) {
+  // An entry copied from a cache with another key (or forged) fails its MAC; with
+  // the same explicit key (RuntimeOptions::ptxCacheKey) it is accepted.
+  TempDir dir;
+  std::string key(64, 'a');
+  auto a = openCache(dir.path / "a");
+  auto b = openCache(dir.path / "b");
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(a->write(key, sampleEntry()));
+  fs::copy_file(dir.path / "a" / (key + ".ptxc"), dir.path / "b" / (key + ".ptxc"));
+  EXPECT_TRUE(a->read(key));
+  EXPECT_FALSE(b->read(key));
+
+  const std::string secret(40, 's');
+  auto c = openCache(dir.path / "c", secret);
+  auto d = openCache(dir.path / "d", secret);
+  ASSERT_TRUE(c && d);
+  EXPECT_FALSE(fs::exists(dir.path / "c" / ".atoll-cache-key")); // no key file then
+  ASSERT_TRUE(c->write(key, sampleEntry()));
+  fs::copy_file(dir.path / "c" / (key + ".ptxc"), dir.path / "d" / (key + ".ptxc"));
+  EXPECT_TRUE(d->read(key));
+
+  auto shortKey = DiskCache::open((dir.path / "e").string(), "too short");
+  ASSERT_FALSE(shortKey);
+  EXPECT_EQ(shortKey.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(shortKey.error().message().find("at least 32"), std::string::npos);
+}
+
+TEST(DiskCache, PlantedSymlinksAreNeverFollowed) {
+  TempDir dir;
+  std::string key(64, 'b'), other(64, 'c');
+  auto cache = openCache(dir.path / "cache");
+  ASSERT_TRUE(cache);
+  // A valid entry elsewhere, reached through a symlink at the entry's name: not read.
+  ASSERT_TRUE(cache->write(other, sampleEntry()));
+  fs::path target = dir.path / "target";
+  fs::copy_file(dir.path / "cache" / (other + ".ptxc"), target);
+  fs::create_symlink(target, dir.path / "cache" / (key + ".ptxc"));
+  EXPECT_FALSE(cache->read(key));
+  // Writing replaces the link itself; the file it pointed to is untouched.
+  std::string before = slurp(target);
+  ASSERT_TRUE(cache->write(key, sampleEntry()));
+  EXPECT_EQ(slurp(target), before);
+  EXPECT_FALSE(fs::is_symlink(dir.path / "cache" / (key + ".ptxc")));
+  EXPECT_TRUE(cache->read(key));
+}
+
+TEST(DiskCache, EntriesWritableByOthersAreIgnored) {
+  TempDir dir;
+  std::string key(64, 'f');
+  auto cache = openCache(dir.path);
+  ASSERT_TRUE(cache);
+  ASSERT_TRUE(cache->write(key, sampleEntry()));
+  EXPECT_TRUE(cache->read(key));
+  fs::permissions(dir.path / (key + ".ptxc"), fs::perms::others_write, fs::perm_options::add);
+  EXPECT_FALSE(cache->read(key));
 }

@@ -409,3 +409,43 @@ define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
 }
 
 } // namespace
+TEST(Runtime, UnsafeDiskCacheDirectoryIsRefusedAtCreation) {
+  TempDir dir;
+  RuntimeOptions o = compileOnly();
+  o.ptxCacheDir = (dir.path / "ptx").string();
+  fs::create_directories(o.ptxCacheDir);
+  fs::permissions(o.ptxCacheDir, fs::perms::owner_all | fs::perms::others_write);
+  auto rt = Runtime::create(o);
+  ASSERT_FALSE(rt);
+  EXPECT_EQ(rt.error().code(), ErrorCode::IoError);
+  EXPECT_NE(rt.error().message().find("writable by group or others"), std::string::npos)
+      << rt.error().message();
+  o.ptxCacheDir.clear();
+  o.ptxCacheKey = std::string(32, 'k');
+  auto noDir = Runtime::create(o);
+  ASSERT_FALSE(noDir);
+  EXPECT_EQ(noDir.error().code(), ErrorCode::InvalidArgument);
+  o.ptxCacheKey.clear();
+  o.loadTimeout = std::chrono::milliseconds(0);
+  auto badTimeout = Runtime::create(o);
+  ASSERT_FALSE(badTimeout);
+  EXPECT_EQ(badTimeout.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(badTimeout.error().message().find("loadTimeout"), std::string::npos);
+}
+
+TEST(Application, AsyncLoadGivesTheSameApplication) {
+  auto rt = makeCompileOnly();
+  PendingApplication pending = rt->loadApplicationAsync(span(VecAdd));
+  auto app = pending.wait(std::chrono::milliseconds::max()); // saturated, not overflowed
+  ASSERT_TRUE(app) << app.error().describe();
+  EXPECT_TRUE(pending.ready());
+  EXPECT_EQ((*app)->kernels().size(), 1u);
+  auto bad = rt->loadApplicationAsync(std::span<const uint8_t>());
+  auto err = bad.wait(std::chrono::milliseconds(0));
+  ASSERT_FALSE(err);
+  EXPECT_EQ(err.error().code(), ErrorCode::InvalidBitcode);
+  PendingApplication empty;
+  auto none = empty.wait(std::chrono::milliseconds(1));
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code(), ErrorCode::InvalidArgument);
+}

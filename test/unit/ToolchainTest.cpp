@@ -246,6 +246,27 @@ define ptx_kernel void @k(ptr %p, ptr addrspace(1) %g, i32 signext %i, i8 zeroex
   }
 }
 
+TEST(ToolchainSignatures, VectorParamsAreSizedLikeTheirPtxParam) {
+  // <3 x float> is a 16-byte .param (its allocation size); recording its store size
+  // (12) made the launch read 4 bytes past the caller's value.
+  auto C = compileIR(withHeader(R"(
+define ptx_kernel void @v(<3 x float> %v, <3 x i16> %s, ptr addrspace(1) %out) {
+  %x = extractelement <3 x float> %v, i32 2
+  store float %x, ptr addrspace(1) %out
+  ret void
+}
+)"));
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 1u);
+  const auto &P = C->kernels[0].params;
+  ASSERT_EQ(P.size(), 3u);
+  EXPECT_EQ(P[0].size, 16u);
+  EXPECT_EQ(P[0].type, "<3 x float>");
+  EXPECT_EQ(P[1].size, 8u);
+  EXPECT_NE(C->ptx.find("v_param_0[16]"), std::string::npos) << C->ptx;
+  EXPECT_NE(C->ptx.find("v_param_1[8]"), std::string::npos) << C->ptx;
+}
+
 TEST(ToolchainSignatures, CompileReportsTenantVisibleParamsOnly) {
   auto C = compileIR(VecAdd);
   ASSERT_TRUE(!!C) << toString(C.takeError());

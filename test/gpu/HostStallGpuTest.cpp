@@ -1,0 +1,292 @@
+// The host side under a hostile tenant (issue 18): while tenant A's kernel runs for
+// seconds, other tenants' calls return within their documented bounds and their
+// kernels keep running. Driver 580 makes module loads/unloads, cuMemFree,
+// cuMemFreeHost and cuMemHostUnregister wait for any running kernel of the context
+// (docs/architecture.md); the runtime keeps them off request paths and out of locks.
+// Timing-sensitive tests are named *TimingSensitive* so that the memcheck pass
+// (which slows everything) can leave them out (scripts/run-gpu.sh MEMCHECK_FILTER).
+#include "PipelineImpl.h"
+#include "RuntimeGpuUtil.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <future>
+#include <thread>
+
+using namespace Atoll;
+using namespace std::chrono_literals;
+using atoll_test::bitcodePath;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// Runs `fn` on another thread and returns how long it took (ms); fails the test if
+/// it has not returned after `limit`.
+template <typename Fn> double timed(const char *what, std::chrono::milliseconds limit, Fn fn) {
+  auto start = Clock::now();
+  auto f = std::async(std::launch::async, std::move(fn));
+  if (f.wait_for(limit) != std::future_status::ready) {
+    ADD_FAILURE() << what << " did not return within " << limit.count() << " ms";
+    f.wait();
+  }
+  f.get();
+  double ms = msSince(start);
+  std::printf("[host-stall] %-58s %9.1f ms (bound %lld ms)\n", what, ms,
+              static_cast<long long>(limit.count()));
+  std::fflush(stdout);
+  return ms;
+}
+
+} // namespace
+
+TEST(HostStall, CreatePipelineFailureReleasesEverything) {
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto before = (*rt)->stats();
+  detail::failCreatePipelineAfterLease = true;
+  Result<std::unique_ptr<Pipeline>> p = Error(ErrorCode::InvalidArgument, "unset");
+  EXPECT_NO_THROW(p = (*rt)->createPipeline({.arenaBytes = 64 << 20}));
+  detail::failCreatePipelineAfterLease = false;
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().code(), ErrorCode::CapacityExceeded) << p.error().describe();
+  (*rt)->collect();
+  auto after = (*rt)->stats();
+  EXPECT_EQ(after.committedBytes, before.committedBytes) << "the lease leaked";
+  EXPECT_EQ(after.livePipelines, before.livePipelines);
+  auto ok = (*rt)->createPipeline({.arenaBytes = 64 << 20});
+  EXPECT_TRUE(ok) << ok.error().describe();
+}
+
+TEST(HostStall, HugeTimeoutsSaturate) {
+  // milliseconds::max() used to overflow begin + timeout: the wait timed out at once
+  // and wedged the pipeline.
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  ASSERT_TRUE(spin);
+  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = std::chrono::milliseconds::max()});
+  ASSERT_TRUE(p) << p.error().describe();
+  auto flag = (*p)->allocate(4), result = (*p)->allocate(4);
+  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
+  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 50'000'000ull, *result));
+  Status s = (*p)->synchronize();
+  EXPECT_TRUE(s) << s.error().describe();
+  EXPECT_FALSE((*p)->wedged());
+}
+
+TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
+  // A synchronous (pageable) copy waits for the pipeline's earlier work with the lock
+  // released. Meanwhile another thread of the tenant frees the buffer, or keeps
+  // launching: after re-locking the copy sees it (typed error) or waits again within
+  // its timeout; it never blocks under the lock behind a kernel.
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  ASSERT_TRUE(spin);
+  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = 1000ms});
+  ASSERT_TRUE(p);
+  auto flag = (*p)->allocate(4), result = (*p)->allocate(4), data = (*p)->allocate(4096);
+  ASSERT_TRUE(flag && result && data);
+  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
+
+  // 1. The buffer is freed while the copy waits: InvalidArgument naming it.
+  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 300'000'000ull, *result));
+  Buffer victim = *data;
+  auto freer = std::async(std::launch::async, [&] {
+    std::this_thread::sleep_for(100ms);
+    return (*p)->free(victim);
+  });
+  std::vector<uint8_t> out(4096);
+  Status s = (*p)->copyToHost(out.data(), victim, 0, out.size());
+  ASSERT_TRUE(freer.get());
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument) << s.error().describe();
+  EXPECT_NE(s.error().message().find("not a live allocation"), std::string::npos);
+  ASSERT_TRUE((*p)->synchronize());
+
+  // 2. Another thread keeps launching 200 ms kernels: the copy returns within about
+  //    twice the timeout, done or Timeout, never stuck.
+  auto buf = (*p)->allocate(4096);
+  ASSERT_TRUE(buf);
+  std::atomic<bool> stop{false};
+  auto launcher = std::async(std::launch::async, [&] {
+    while (!stop) {
+      Status l = (*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 200'000'000ull, *result);
+      if (!l)
+        std::this_thread::sleep_for(5ms); // wedged for a moment: try again
+    }
+  });
+  std::this_thread::sleep_for(50ms);
+  double ms = timed("pageable copyToHost while another thread launches", 2000ms + 1000ms, [&] {
+    Status c = (*p)->copyToHost(out.data(), *buf, 0, out.size());
+    if (!c)
+      EXPECT_EQ(c.error().code(), ErrorCode::Timeout) << c.error().describe();
+  });
+  (void)ms;
+  stop = true;
+  launcher.get();
+  auto deadline = Clock::now() + 5s;
+  while ((*p)->wedged() && Clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_TRUE((*p)->synchronize());
+}
+
+// Last: it leaves a runtime abandoned under a kernel that runs for 6 more seconds.
+TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
+  ATOLL_REQUIRE_GPU();
+  RuntimeOptions o;
+  o.loadTimeout = 1500ms;
+  o.shutdownDrainTimeout = 300ms;
+  auto created = Runtime::create(o);
+  ASSERT_TRUE(created) << created.error().describe();
+  std::shared_ptr<Runtime> rt = std::move(*created);
+  const std::string bc = bitcodePath("runtime_kernels.bc");
+  auto app = rt->loadApplicationFile(bc);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(spin && vadd);
+  // A second runtime on the same device (same primary context), torn down below.
+  auto other = Runtime::create(o);
+  ASSERT_TRUE(other) << other.error().describe();
+  auto otherApp = (*other)->loadApplicationFile(bc);
+  ASSERT_TRUE(otherApp) << otherApp.error().describe();
+  auto otherPipe = (*other)->createPipeline({.arenaBytes = 8 << 20});
+  ASSERT_TRUE(otherPipe);
+  // An evictable module: loaded, then unreferenced.
+  {
+    auto evictable = rt->loadApplicationFile(bc, {.optLevel = 1});
+    ASSERT_TRUE(evictable) << evictable.error().describe();
+  }
+
+  // Tenant A: a kernel that spins 6 s.
+  auto a = rt->createPipeline({.arenaBytes = 8 << 20, .timeout = 20000ms, .name = "tenant-a"});
+  ASSERT_TRUE(a);
+  auto flag = (*a)->allocate(4), result = (*a)->allocate(4);
+  ASSERT_TRUE(flag && result);
+  ASSERT_TRUE((*a)->fill(*flag, 0, 4, 0));
+  ASSERT_TRUE((*a)->fill(*result, 0, 4, 0));
+  const auto spinStart = Clock::now();
+  ASSERT_TRUE((*a)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 6'000'000'000ull, *result));
+  std::this_thread::sleep_for(200ms);
+  auto idle = (*a)->idle();
+  ASSERT_TRUE(idle);
+  ASSERT_FALSE(*idle) << "the spinning kernel already ended";
+
+  // Tenant B: pipelines come and go, kernels run.
+  timed("createPipeline + destroy x3 (tenant B)", 1000ms, [&] {
+    for (int i = 0; i < 3; ++i) {
+      auto p = rt->createPipeline({.arenaBytes = 16 << 20});
+      EXPECT_TRUE(p) << p.error().describe();
+    }
+  });
+  timed("tenant B vadd (kernel runs beside A's)", 2000ms, [&] {
+    auto p = rt->createPipeline({.arenaBytes = 16 << 20, .name = "tenant-b"});
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(atoll_test::runVadd(**p, *vadd, 1 << 16, 7));
+  });
+  timed("allocateHost(1 MiB) + release x3", 1000ms, [&] {
+    for (int i = 0; i < 3; ++i) {
+      auto h = rt->allocateHost(1 << 20);
+      ASSERT_TRUE(h) << h.error().describe();
+      std::memset(h->data(), 1, h->size());
+    }
+  });
+  // Registered host memory counts as page-locked: an async copy on A's busy stream
+  // is enqueued at once (pageable memory would first wait for A's kernel).
+  HostMemory flagHost; // kept until A's copy has run
+  timed("copyToDeviceAsync from allocateHost memory on A's busy stream", 1000ms, [&] {
+    auto h = rt->allocateHost(4096);
+    ASSERT_TRUE(h) << h.error().describe();
+    flagHost = std::move(*h);
+    std::memset(flagHost.data(), 0, 4);
+    EXPECT_TRUE((*a)->copyToDeviceAsync(*flag, 0, flagHost.data(), 4));
+  });
+  timed("trimModuleCache (evicts, unload queued)", 500ms, [&] {
+    EXPECT_GE(rt->trimModuleCache(), 1u);
+  });
+  // A cache miss: compiled on the caller's thread, then the driver load waits
+  // behind A's kernel: bounded by loadTimeout, a typed Timeout.
+  timed("loadApplication, cache miss (Timeout after loadTimeout)", 1500ms + 8000ms, [&] {
+    auto miss = rt->loadApplicationFile(bc, {.clamping = Clamping::ModuloBased});
+    if (!miss) {
+      EXPECT_EQ(miss.error().code(), ErrorCode::Timeout) << miss.error().describe();
+      EXPECT_NE(miss.error().message().find("did not finish within 1500 ms"), std::string::npos);
+    } else {
+      std::printf("[host-stall] note: the driver loaded a module while a kernel ran\n");
+    }
+  });
+  PendingApplication pending;
+  timed("loadApplicationAsync (returns once compiled)", 8000ms, [&] {
+    std::vector<uint8_t> bytes;
+    {
+      std::FILE *f = std::fopen(bc.c_str(), "rb");
+      ASSERT_TRUE(f);
+      int c;
+      while ((c = std::fgetc(f)) != EOF)
+        bytes.push_back(uint8_t(c));
+      std::fclose(f);
+    }
+    pending = rt->loadApplicationAsync(bytes, {.clamping = Clamping::ModuloBased, .optLevel = 1});
+  });
+  timed("PendingApplication::wait(50 ms)", 1000ms, [&] {
+    auto r = pending.wait(50ms);
+    if (!r)
+      EXPECT_EQ(r.error().code(), ErrorCode::Timeout) << r.error().describe();
+  });
+  // Another runtime torn down while A's kernel runs: its module unload would wait,
+  // so the reclaim thread gives up after shutdownDrainTimeout.
+  timed("teardown of another runtime (pipeline, app, runtime)", 300ms * 2 + 1000ms, [&] {
+    otherPipe->reset();
+    otherApp->reset();
+    other->reset();
+  });
+  EXPECT_LT(msSince(spinStart), 5500.0) << "the measurements took too long to overlap the kernel";
+
+  // The pending load completes once A's kernel has ended.
+  auto loaded = pending.wait(20000ms);
+  EXPECT_TRUE(loaded) << loaded.error().describe();
+  std::printf("[host-stall] %-58s %9.1f ms\n", "async load completed after kernel start",
+              msSince(spinStart));
+  // A's own synchronize: the kernel ended at its 6 s bound.
+  ASSERT_TRUE((*a)->synchronize());
+  uint32_t how = 0;
+  ASSERT_TRUE((*a)->copyToHost(&how, *result, 0, 4));
+  EXPECT_EQ(how, 2u);
+  std::printf("[host-stall] %-58s %9.1f ms\n", "tenant A's kernel ended after", msSince(spinStart));
+
+  // Teardown of the runtime while a kernel of its own never ends (well, 6 s): the
+  // drain gives up after shutdownDrainTimeout and the context is abandoned.
+  auto b = rt->createPipeline({.arenaBytes = 8 << 20, .timeout = 100ms, .name = "tenant-a2"});
+  ASSERT_TRUE(b);
+  auto flag2 = (*b)->allocate(4), result2 = (*b)->allocate(4);
+  ASSERT_TRUE((*b)->fill(*flag2, 0, 4, 0));
+  ASSERT_TRUE((*b)->launch(*spin, {Dim3(1), Dim3(32)}, *flag2, 6'000'000'000ull, *result2));
+  EXPECT_FALSE((*b)->synchronize()); // Timeout: wedged
+  timed("teardown of the runtime under its own running kernel", 300ms * 2 + 1500ms, [&] {
+    // Everything that keeps the runtime's state alive goes: the state dies last,
+    // here, under the wedged kernel.
+    *spin = Kernel();
+    *vadd = Kernel();
+    flagHost = HostMemory();
+    pending = PendingApplication();
+    if (loaded)
+      loaded->reset();
+    app->reset();
+    a->reset();
+    rt.reset();
+    b->reset(); // the last holder: ~RuntimeState runs here
+  });
+}
