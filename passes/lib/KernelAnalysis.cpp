@@ -431,6 +431,8 @@ void KernelHardener::mergeAmbiguousLocals() {
     record(Frame, StateSpace::Local, AccessKind::Load, Outcome::Confined,
            "allocas reached by one pointer merged into a frame object (" +
                Twine(Members.size()) + " allocas)");
+}
+
 /// A scalar or vector of byte-multiple power-of-two integers or floats (or a
 /// scalar i1), pointers, and aggregates of those: PTX lays it out like memory.
 static bool isPlainParamType(Type *T) {

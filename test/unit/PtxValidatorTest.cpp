@@ -347,8 +347,11 @@ TEST(PtxValidator, RefusesTextureSurfaceAndOthers) {
 }
 
 TEST(PtxValidator, BarriersNeedInRangeImmediates) {
-  expectRefusedBody("bar.sync %r1;", "barrier id '%r1' is not an immediate");
-  expectRefusedBody("barrier.sync.aligned %r1, 64;", "barrier id '%r1' is not an immediate");
+  // A register id is accepted only when every definition confines it below 16.
+  expectRefusedBody("bar.sync %r1;", "barrier id register '%r1' is not confined below 16");
+  expectRefusedBody("barrier.sync.aligned %r1, 64;",
+                    "barrier id register '%r1' is not confined below 16");
+  expectRefusedBody("bar.sync {%r1};", "neither an immediate nor a register");
   expectRefusedBody("bar.sync 0, %r2;", "barrier thread count '%r2' is not an immediate");
   expectRefusedBody("bar.sync 16;", "barrier id 16 is not below 16");
   expectRefusedBody("barrier.sync 0x10;", "barrier id 16 is not below 16");
@@ -356,10 +359,30 @@ TEST(PtxValidator, BarriersNeedInRangeImmediates) {
   expectRefusedBody("bar.sync 1, 0;", "not a multiple of 32");
   expectRefusedBody("bar.sync 1, 2048;", "not a multiple of 32 in 32..1024");
   expectRefusedBody("bar.arrive 1;", "without a thread count");
-  expectRefusedBody("bar.red.popc.u32 %r1, %r2, %p1;", "barrier id '%r2' is not an immediate");
+  expectRefusedBody("bar.red.popc.u32 %r1, %r2, %p1;",
+                    "barrier id register '%r2' is not confined below 16");
   expectRefusedBody("bar.red.and.pred %p2, 1, %r3, %p1;",
                     "barrier thread count '%r3' is not an immediate");
   expectRefusedBody("bar.sync -1;", "is not an immediate");
+}
+
+// atoll-mem confines a run-time barrier id with `and.b32 %r, x, 15`: accepted only
+// when every definition of the register is such a confinement.
+TEST(PtxValidator, BarrierIdRegisterMustBeConfined) {
+  EXPECT_EQ(check(module("\tand.b32 \t%r5, %r4, 15;\n\tbar.sync \t%r5;")), "");
+  EXPECT_EQ(check(module("\tand.b32 \t%r5, %r4, 15;\n\tbarrier.sync.aligned \t%r5, 64;")), "");
+  EXPECT_EQ(check(module("\tmov.u32 \t%r5, 3;\n\tbar.red.popc.u32 \t%r1, %r5, %p1;")), "");
+  // A second definition that is not a confinement, before or after the barrier.
+  std::string later = module("\tand.b32 \t%r5, %r4, 15;\n\tbar.sync \t%r5;\n\tadd.s32 \t%r5, %r5, 16;");
+  EXPECT_NE(check(later).find("barrier id register '%r5' is not confined below 16"),
+            std::string::npos);
+  EXPECT_EQ(lineOf(later, "bar.sync"), validate(later, expectK())->line);
+  EXPECT_NE(check(module("\tand.b32 \t%r5, %r4, 16;\n\tbar.sync \t%r5;")).find("not confined"),
+            std::string::npos);
+  EXPECT_NE(check(module("\tand.b32 \t%r5, %r4, 15;\n\tld.global.v2.u32 \t{%r5, %r6}, [%rd1];"
+                         "\n\tbar.sync \t%r5;"))
+                .find("not confined"),
+            std::string::npos);
 }
 
 TEST(PtxValidator, MalformedInputIsRefusedNotMisread) {

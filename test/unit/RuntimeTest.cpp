@@ -358,12 +358,13 @@ TEST(Application, GpuTestKernelsCompileWithoutAGpu) {
 namespace {
 
 // A disk-cache entry is checked like a fresh compilation before it is loaded: an
-// entry with a valid checksum but forged PTX (here a trap before the ret) is never
-// loaded; the runtime compiles afresh and replaces it.
+// entry with a valid MAC (written with the service's own key) but forged PTX (here
+// a trap before the ret) is never loaded; the runtime compiles afresh and replaces it.
 TEST(Application, ForgedDiskEntryIsValidatedAndReplaced) {
   TempDir dir;
   RuntimeOptions o = compileOnly();
   o.ptxCacheDir = (dir.path / "ptx").string();
+  o.ptxCacheKey = std::string(32, 'k');
   std::string key;
   {
     auto rt = makeCompileOnly(o);
@@ -371,13 +372,15 @@ TEST(Application, ForgedDiskEntryIsValidatedAndReplaced) {
     ASSERT_TRUE(app);
     key = (*app)->cacheKey();
   }
-  auto entry = detail::readDiskEntry(o.ptxCacheDir, key);
+  auto disk = detail::DiskCache::open(o.ptxCacheDir, o.ptxCacheKey);
+  ASSERT_TRUE(disk) << disk.error().message();
+  auto entry = (*disk)->read(key);
   ASSERT_TRUE(entry);
   size_t ret = entry->ptx.rfind("\tret;");
   ASSERT_NE(ret, std::string::npos);
   entry->ptx.insert(ret, "\ttrap;\n");
-  ASSERT_TRUE(detail::writeDiskEntry(o.ptxCacheDir, key, *entry));
-  ASSERT_TRUE(detail::readDiskEntry(o.ptxCacheDir, key)); // the checksum is fine
+  ASSERT_TRUE((*disk)->write(key, *entry));
+  ASSERT_TRUE((*disk)->read(key)); // the MAC is fine
   {
     auto rt = makeCompileOnly(o);
     auto app = rt->loadApplication(span(VecAdd));
@@ -386,7 +389,7 @@ TEST(Application, ForgedDiskEntryIsValidatedAndReplaced) {
     EXPECT_EQ(rt->stats().diskCacheHits, 0u);
     EXPECT_EQ((*app)->ptx().find("trap"), std::string::npos);
   }
-  auto replaced = detail::readDiskEntry(o.ptxCacheDir, key);
+  auto replaced = (*disk)->read(key);
   ASSERT_TRUE(replaced);
   EXPECT_EQ(replaced->ptx.find("trap"), std::string::npos);
 }
