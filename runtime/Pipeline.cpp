@@ -39,9 +39,17 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
 
   const cuda::DriverApi &api = *state->api;
   CUstream stream = nullptr;
-  CUevent start = nullptr, end = nullptr;
+  CUevent start = nullptr, end = nullptr, cancelEvent = nullptr;
+  auto control = state->controls.acquire();
+  if (!control) {
+    state->pool->cancel(*lease);
+    return named(std::move(control).error());
+  }
   auto cleanup = [&](CUresult r, std::string_view what) {
     Error e = named(state->fail(r, what));
+    state->controls.release(*control, /*idle=*/true);
+    if (cancelEvent)
+      api.cuEventDestroy(cancelEvent);
     if (start)
       api.cuEventDestroy(start);
     if (end)
@@ -53,6 +61,13 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   };
   if (CUresult r = api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS)
     return cleanup(r, "creating the pipeline's stream");
+  if (CUresult r = api.cuEventCreate(&cancelEvent, CU_EVENT_DISABLE_TIMING); r != CUDA_SUCCESS)
+    return cleanup(r, "creating the cancel event");
+  // The slot may hold an earlier pipeline's words: zeroed ahead of all this
+  // pipeline's work.
+  if (CUresult r = api.cuMemsetD32Async(*control, 0, ATOLL_CONTROL_BLOCK_BYTES / 4, stream);
+      r != CUDA_SUCCESS)
+    return cleanup(r, "resetting the control block");
   if (opts.gpuTiming) {
     if (CUresult r = api.cuEventCreate(&start, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
       return cleanup(r, "creating a timing event");
@@ -76,7 +91,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     break;
   }
   auto impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
-                                             stream, start, end);
+                                             stream, start, end, *control, cancelEvent);
   state->pipelinesCreated++;
   state->livePipelines++;
   return std::make_unique<Pipeline>(std::move(impl));
@@ -84,10 +99,13 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
 
 PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::string nm,
                            const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
-                           CUevent start, CUevent end)
+                           CUevent start, CUevent end, uint64_t control, CUevent cancelEvent)
     : state(std::move(st)), id(id), name(std::move(nm)), prefix(fmt::format("pipeline '{}'", name)),
       configuredTimeout(opts.timeout), gpuTiming(opts.gpuTiming), arenaSource(lease.source),
       arena(std::move(lease.arena)), stream(stream), startEvent(start), endEvent(end),
+      control(control), cancelEvent(cancelEvent), cancelOnTimeout(opts.cancelOnTimeout),
+      cancelDeadline(opts.cancelDeadline.count() > 0 ? opts.cancelDeadline
+                                                     : std::chrono::milliseconds(1000)),
       allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {}
 
 PipelineImpl::~PipelineImpl() {
@@ -107,6 +125,13 @@ PipelineImpl::~PipelineImpl() {
   bool ok = q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY;
   if (!ok)
     (void)state->fail(q, "querying the pipeline's stream");
+  // Work still running is cancelled (from the control stream): it ends within
+  // microseconds and the quarantined arena below comes back soon after.
+  if (!idle && ok && state->controls.stream())
+    (void)api.cuMemsetD32Async(control + ATOLL_CONTROL_CANCEL_OFFSET, 1, 1,
+                               state->controls.stream());
+  // A slot a running kernel may still read is never reused.
+  state->controls.release(control, idle);
   // The scrub runs after all of this pipeline's work, on its own stream.
   ok = ok && api.cuMemsetD8Async(arena.base, 0, arena.size, stream) == CUDA_SUCCESS &&
        api.cuEventRecord(static_cast<CUevent>(arena.event), stream) == CUDA_SUCCESS;
@@ -121,6 +146,7 @@ PipelineImpl::~PipelineImpl() {
     api.cuEventDestroy(startEvent);
   if (endEvent)
     api.cuEventDestroy(endEvent);
+  api.cuEventDestroy(cancelEvent);
   // With work still pending the driver releases the stream once it has finished.
   api.cuStreamDestroy(stream);
 }
@@ -199,8 +225,62 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
     endRecordedAt = enqueued;
   }
   const auto timeout = effectiveTimeout();
+  const uint64_t epoch = cancelEpoch;
+  auto idle = waitStream(lock, std::chrono::steady_clock::now() + timeout);
+  if (!idle)
+    return std::move(idle).error();
+  if (!*idle) {
+    counters.timeouts++;
+    if (cancelOnTimeout && !wedged) {
+      if (Status s = requestCancel(lock); !s)
+        return s;
+      auto ended = waitStream(lock, std::chrono::steady_clock::now() + cancelDeadline);
+      if (!ended)
+        return std::move(ended).error();
+      if (*ended) {
+        finishBatch(enqueued);
+        return named(Error(ErrorCode::Timeout,
+                           fmt::format("work did not finish within the timeout of {} ms and "
+                                       "was cancelled; the pipeline is usable again",
+                                       timeout.count())));
+      }
+    }
+    wedged = true;
+    return named(Error(ErrorCode::Timeout,
+                       fmt::format("work did not finish within the timeout of {} ms; the "
+                                   "pipeline is wedged until it does (other pipelines are not "
+                                   "affected)",
+                                   timeout.count())));
+  }
+  if (epoch != cancelEpoch) {
+    finishBatch(target);
+    return named(Error(ErrorCode::Cancelled, "the work was cancelled before it finished"));
+  }
+  if (batchUsedFuel) {
+    batchUsedFuel = false;
+    uint32_t status = 0;
+    const cuda::DriverApi &api = *state->api;
+    // The stream is idle: this copy and wait take microseconds.
+    if (CUresult r = api.cuMemcpyDtoHAsync(&status, control + ATOLL_CONTROL_STATUS_OFFSET,
+                                           sizeof status, stream);
+        r != CUDA_SUCCESS)
+      return named(state->fail(r, "reading the control block"));
+    if (CUresult r = api.cuStreamSynchronize(stream); r != CUDA_SUCCESS)
+      return named(state->fail(r, "reading the control block"));
+    if (status & ATOLL_STATUS_FUEL_EXHAUSTED) {
+      statusDirty = true;
+      counters.fuelExhausted++;
+      finishBatch(target);
+      return named(Error(ErrorCode::FuelExhausted,
+                         "a kernel thread spent its fuel (LaunchConfig::fuel) and ended early"));
+    }
+  }
+  finishBatch(target);
+  return {};
+}
+
+Result<bool> PipelineImpl::waitStream(Lock &lock, std::chrono::steady_clock::time_point deadline) {
   const auto begin = std::chrono::steady_clock::now();
-  const auto deadline = begin + timeout;
   const CUstream s = stream;
   const cuda::DriverApi &api = *state->api;
   CUresult r;
@@ -223,18 +303,32 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
     }
   }
   lock.lock();
-  if (timedOut) {
-    wedged = true;
-    counters.timeouts++;
-    return named(Error(ErrorCode::Timeout,
-                       fmt::format("work did not finish within the timeout of {} ms; the "
-                                   "pipeline is wedged until it does (other pipelines are not "
-                                   "affected)",
-                                   timeout.count())));
-  }
+  if (timedOut)
+    return false;
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, "waiting for the pipeline's work"));
-  finishBatch(target);
+  return true;
+}
+
+Status PipelineImpl::requestCancel(Lock &) {
+  const cuda::DriverApi &api = *state->api;
+  const CUstream cs = state->controls.stream();
+  CUresult r = api.cuMemsetD32Async(control + ATOLL_CONTROL_CANCEL_OFFSET, 1, 1, cs);
+  if (r == CUDA_SUCCESS)
+    r = api.cuEventRecord(cancelEvent, cs);
+  // The reset waits for the set (a late set would cancel the next launch) and runs
+  // after every kernel queued so far; the status word goes with it.
+  if (r == CUDA_SUCCESS)
+    r = api.cuStreamWaitEvent(stream, cancelEvent, 0);
+  if (r == CUDA_SUCCESS)
+    r = api.cuMemsetD32Async(control, 0, 2, stream);
+  if (r != CUDA_SUCCESS)
+    return named(state->fail(r, "cancelling the pipeline's work"));
+  noteEnqueued();
+  cancelEpoch++;
+  counters.cancellations++;
+  batchUsedFuel = false;
+  statusDirty = false;
   return {};
 }
 
@@ -293,6 +387,24 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
 
   if (Status s = beginBatch(); !s)
     return s;
+  // Fuel and status words, ordered before the kernel on this stream; written only
+  // when they change (no cost for launches without fuel).
+  const cuda::DriverApi &api = *state->api;
+  if (config.fuel != fuelWritten || statusDirty) {
+    CUresult w = api.cuMemsetD32Async(control + ATOLL_CONTROL_FUEL_OFFSET,
+                                      uint32_t(config.fuel), 1, stream);
+    if (w == CUDA_SUCCESS)
+      w = api.cuMemsetD32Async(control + ATOLL_CONTROL_FUEL_OFFSET + 4,
+                               uint32_t(config.fuel >> 32), 1, stream);
+    if (w == CUDA_SUCCESS && statusDirty)
+      w = api.cuMemsetD32Async(control + ATOLL_CONTROL_STATUS_OFFSET, 0, 1, stream);
+    if (w != CUDA_SUCCESS)
+      return named(state->fail(w, "writing the control block"));
+    noteEnqueued();
+    fuelWritten = config.fuel;
+    statusDirty = false;
+  }
+  batchUsedFuel |= config.fuel != 0;
   CUresult r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
                                           config.block.x, config.block.y, config.block.z,
                                           config.dynamicSharedBytes, stream, pack.pointers(),
@@ -403,6 +515,36 @@ Status Pipeline::synchronize() {
   if (!impl_->state->makeCurrent())
     return impl_->named(impl_->state->lostError("synchronize"));
   return impl_->waitIdle(lock, /*countAsSync=*/true);
+}
+
+Status Pipeline::cancel(std::chrono::milliseconds deadline) {
+  PipelineImpl::Lock lock(impl_->mutex);
+  if (!impl_->state->makeCurrent())
+    return impl_->named(impl_->state->lostError("cancel"));
+  if (deadline.count() <= 0)
+    deadline = impl_->cancelDeadline;
+  auto idle = impl_->pollIdle(lock);
+  if (!idle)
+    return std::move(idle).error();
+  if (*idle) {
+    impl_->finishBatch(impl_->enqueued);
+    return {};
+  }
+  if (Status s = impl_->requestCancel(lock); !s)
+    return s;
+  auto ended = impl_->waitStream(lock, std::chrono::steady_clock::now() + deadline);
+  if (!ended)
+    return std::move(ended).error();
+  if (!*ended) {
+    impl_->wedged = true;
+    return impl_->named(Error(
+        ErrorCode::Timeout,
+        fmt::format("cancelled work did not end within {} ms; the pipeline is wedged until it "
+                    "does",
+                    deadline.count())));
+  }
+  impl_->finishBatch(impl_->enqueued);
+  return {};
 }
 
 Result<bool> Pipeline::idle() {

@@ -207,6 +207,8 @@ RuntimeState::~RuntimeState() {
       if (s.quarantinedArenas > 0)
         abandoned.store(true);
     }
+    if (!abandoned.load())
+      controls.shutdown();
   }
   pool.reset(); // with a lost or abandoned context, frees nothing
   modules.clear();

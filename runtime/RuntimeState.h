@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ArenaPool.h"
+#include "ControlBlocks.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
 #include "cuda/DriverApi.h"
@@ -57,6 +58,7 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::unique_ptr<CudaArenaBackend> backend;
   std::unique_ptr<ArenaPool> pool;
   ModuleCache modules;
+  ControlBlocks controls{*this}; // per-pipeline control blocks + the control stream
 
   std::atomic<uint64_t> compilations{0}, memoryHits{0}, diskHits{0};
   std::atomic<uint64_t> pipelinesCreated{0}, livePipelines{0};
