@@ -231,7 +231,8 @@ const char *kPtx = R"(
 	.param .u64 .ptr .align 1 vadd_param_1,
 	.param .u32 vadd_param_2,
 	.param .u64 vadd_param_3,
-	.param .u64 vadd_param_4
+	.param .u64 vadd_param_4,
+	.param .u64 vadd_param_5
 )
 {
 	ret;
@@ -250,7 +251,8 @@ const char *kPtx = R"(
 }
 .visible .entry hidden_only(
 	.param .u64 hidden_only_param_0,
-	.param .u64 hidden_only_param_1
+	.param .u64 hidden_only_param_1,
+	.param .u64 hidden_only_param_2
 )
 {
 	ret;
@@ -284,13 +286,13 @@ TEST(PtxEntries, ParamsOfEachEntry) {
 
 TEST(PtxEntries, HardenedEntriesCarryTheHiddenParams) {
   EXPECT_TRUE(checkHardenedEntries(kPtx, {info("vadd", 3), info("hidden_only", 0)}));
-  // vadd with 5 tenant params would need 7 in the PTX.
+  // vadd with 5 tenant params would need 8 in the PTX.
   Status s = checkHardenedEntries(kPtx, {info("vadd", 5)});
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code(), ErrorCode::CompileError);
   EXPECT_NE(s.error().message().find("not hardened"), std::string::npos);
   // vadd2's last parameter is 32-bit: not a hidden parameter.
-  s = checkHardenedEntries(kPtx, {info("vadd2", 1)});
+  s = checkHardenedEntries(kPtx, {info("vadd2", 0)});
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message().find("not 64-bit"), std::string::npos);
   s = checkHardenedEntries(kPtx, {info("empty", 0)});
