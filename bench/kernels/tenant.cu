@@ -29,9 +29,11 @@ extern "C" __global__ void spin(float *out, int iters) {
 // the check reads the cancel word on every edge).
 extern "C" __global__ void spin_register(float *out, float stop) {
   float v = (float)threadIdx.x;
-  while (v != stop)
+  while (v != stop) {
     v = v * 0.5f + 1.0f; // converges to 2.0; stop = -1 never comes
-  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+    if (v == stop * 3.0f) // never either; a store keeps the loop (forward progress)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  }
 }
 
 extern "C" __global__ void spin_memory(volatile int *flag) {

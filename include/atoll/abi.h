@@ -97,8 +97,8 @@ typedef struct atoll_control_block {
 
 /* Default poll interval: a thread reads the cancel word on every 2^k-th
  * cycle-closing edge it takes (the other edges cost one decrement + compare);
- * cycles that wait (nanosleep, volatile or atomic memory accesses) poll on every
- * edge. */
+ * cycles that wait (nanosleep, volatile memory accesses, inline asm) poll on
+ * every edge. */
 #define ATOLL_DEFAULT_POLL_SHIFT 6u
 
 #ifdef __cplusplus

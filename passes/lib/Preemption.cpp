@@ -14,7 +14,7 @@
 //
 // Cost: the fast path of a check is one register decrement and compare; every 2^k-th
 // edge (poll-shift=k) reads the cancel word with a volatile load and accounts fuel.
-// Cycles that wait (nanosleep, volatile or atomic memory, inline asm) also read the
+// Cycles that wait (nanosleep, volatile memory accesses, inline asm) also read the
 // cancel word on every edge: their iterations are slow anyway and a sleeping loop
 // would otherwise take 2^k sleeps to notice a cancel.
 #include "Preemption.h"
@@ -44,22 +44,22 @@ namespace Atoll {
 
 namespace {
 
-/// True when an iteration of the cycle can wait: such cycles poll on every edge.
+/// True when the cycle looks like a wait: it sleeps (nanosleep, inline asm) or polls
+/// memory with volatile accesses. Such cycles read the cancel word on every edge.
+/// Atomics are not included: they are common in hot compute loops (histograms,
+/// reductions), and an atomic spin iteration is short enough for the counted check.
 bool cycleWaits(const CycleInfo::CycleT &C) {
   for (BasicBlock *BB : C.blocks())
     for (Instruction &I : *BB) {
-      if (auto *LI = dyn_cast<LoadInst>(&I); LI && (LI->isVolatile() || LI->isAtomic()))
+      if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isVolatile())
         return true;
-      if (auto *SI = dyn_cast<StoreInst>(&I); SI && (SI->isVolatile() || SI->isAtomic()))
-        return true;
-      if (isa<AtomicRMWInst, AtomicCmpXchgInst, FenceInst>(I))
+      if (auto *SI = dyn_cast<StoreInst>(&I); SI && SI->isVolatile())
         return true;
       if (auto *CB = dyn_cast<CallBase>(&I)) {
         if (CB->isInlineAsm())
           return true;
         if (Function *F = CB->getCalledFunction())
-          if (F->getName().starts_with("llvm.nvvm.nanosleep") ||
-              F->getName().contains("mbarrier") || F->getName().contains("atomic"))
+          if (F->getName().starts_with("llvm.nvvm.nanosleep"))
             return true;
       }
     }

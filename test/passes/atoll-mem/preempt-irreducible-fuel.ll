@@ -59,6 +59,24 @@ done:
   ret void
 }
 
+; An atomic loop (a histogram's hot loop) is not a wait: counted check only.
+; CHECK-LABEL: define ptx_kernel void @atomic_loop(
+; CHECK:       loop.atoll.backedge:
+; CHECK-NEXT:    %atoll.poll.next = sub i32
+; CHECK:       }
+define ptx_kernel void @atomic_loop(ptr addrspace(1) %h, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [0, %entry], [%i1, %loop]
+  %old = atomicrmw add ptr addrspace(1) %h, i32 1 monotonic, align 4
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
 ; A register-only loop polls only every 2^k edges (no eager read).
 ; CHECK-LABEL: define ptx_kernel void @register_spin(
 ; CHECK:       loop.atoll.backedge:
