@@ -125,9 +125,10 @@ PipelineImpl::~PipelineImpl() {
   bool ok = q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY;
   if (!ok)
     (void)state->fail(q, "querying the pipeline's stream");
-  // Work still running is cancelled (from the control stream): it ends within
-  // microseconds and the quarantined arena below comes back soon after.
-  if (!idle && ok && state->controls.stream())
+  // Work still running is cancelled (from the control stream; not under the
+  // cooperative policy): it ends within microseconds and the quarantined arena below
+  // comes back soon after.
+  if (!idle && ok && cancelOnTimeout && state->controls.stream())
     (void)api.cuMemsetD32Async(control + ATOLL_CONTROL_CANCEL_OFFSET, 1, 1,
                                state->controls.stream());
   // A slot a running kernel may still read is never reused.

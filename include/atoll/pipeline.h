@@ -64,9 +64,10 @@ struct PipelineOptions {
   std::string name;
   /// Measure GPU time (two events per synchronised batch of work).
   bool gpuTiming = true;
-  /// When synchronize() times out, cancel the work (every kernel leaves at its next
-  /// preemption check) instead of leaving it running with the pipeline wedged. false
-  /// keeps the cooperative behaviour of earlier versions.
+  /// When synchronize() times out, or the pipeline is destroyed with work running,
+  /// cancel the work (every kernel leaves at its next preemption check) instead of
+  /// leaving it running (wedged, quarantined). false keeps the cooperative behaviour
+  /// of earlier versions (only an explicit cancel() stops work).
   bool cancelOnTimeout = true;
   /// How long cancel() (and a cancelling timeout) waits for the work to end.
   std::chrono::milliseconds cancelDeadline{1000};
