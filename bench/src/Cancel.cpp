@@ -8,6 +8,7 @@
 // kernel's result). Targets (issue 15): p99 <= 200 us.
 #include "Bench.h"
 
+#include <cmath>
 #include <thread>
 
 namespace atoll_bench {

@@ -11,7 +11,7 @@
 //   modulo      hardened, modulo-based, the same way;
 //   mask-raw,   the hardened PTX of those applications (Application::ptx()) loaded
 //   modulo-raw  by the benchmark and launched with raw cuLaunchKernel on the native
-//               stream, buffers in the pipeline's arena, the two hidden parameters
+//               stream, buffers in the pipeline's arena, the three hidden parameters
 //               appended by hand: the same timing method as native, so the runtime
 //               and raw numbers cross-check each other.
 //   mask-nocheck-raw  the same bitcode hardened without the preemption checks
@@ -709,7 +709,7 @@ void runOverhead(Context &ctx) {
                          &budget, sizeof budget));
   }
   struct ControlGuard {
-    Gpu &g;
+    const Gpu &g;
     CUdeviceptr p;
     ~ControlGuard() {
       g.makeCurrent();
