@@ -270,9 +270,10 @@ KernelInfo info(std::string name, size_t params) {
 TEST(PtxEntries, ParamsOfEachEntry) {
   auto v = ptxEntryParams(kPtx, "vadd");
   ASSERT_TRUE(v);
-  ASSERT_EQ(v->size(), 5u);
+  ASSERT_EQ(v->size(), 6u);
   EXPECT_EQ((*v)[0], ".param .u64 .ptr .align 1 vadd_param_0");
   EXPECT_EQ((*v)[4], ".param .u64 vadd_param_4");
+  EXPECT_EQ((*v)[5], ".param .u64 vadd_param_5");
   auto v2 = ptxEntryParams(kPtx, "vadd2"); // not confused with the prefix "vadd"
   ASSERT_TRUE(v2);
   EXPECT_EQ(v2->size(), 3u);

@@ -262,11 +262,12 @@ TEST(ToolchainPTX, VectorAddGivesAnEntryForSm90) {
   EXPECT_NE(PTX.find(".target sm_90"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".address_size 64"), std::string::npos);
   EXPECT_NE(PTX.find(".visible .entry vadd("), std::string::npos) << PTX;
-  // The tenant's four parameters, then the hidden arena base and size.
+  // The tenant's four parameters, then the hidden arena base, size and control block.
   EXPECT_NE(PTX.find(".param .u32 vadd_param_3"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".param .u64 vadd_param_4"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".param .u64 vadd_param_5"), std::string::npos) << PTX;
-  EXPECT_EQ(PTX.find("vadd_param_6"), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find(".param .u64 vadd_param_6"), std::string::npos) << PTX;
+  EXPECT_EQ(PTX.find("vadd_param_7"), std::string::npos) << PTX;
   EXPECT_EQ(PTX.find("trap"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find("st.global.b32"), std::string::npos) << PTX;
 }
