@@ -74,7 +74,9 @@ public:
   /// its next check, every kernel launched later runs normally.
   Status requestCancel(Lock &lock);
   /// Polls (without the lock) until the stream is idle or `deadline`: true when idle.
-  Result<bool> waitStream(Lock &lock, std::chrono::steady_clock::time_point deadline);
+  /// Yields for the first `spin`, then sleeps with backoff.
+  Result<bool> waitStream(Lock &lock, std::chrono::steady_clock::time_point deadline,
+                          std::chrono::microseconds spin = std::chrono::microseconds(100));
   /// Queries the stream (no waiting): true when idle; finishes the batch then.
   Result<bool> pollIdle(Lock &lock);
   /// True when `ptr` is page-locked host memory known to the driver.

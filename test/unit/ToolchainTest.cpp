@@ -359,6 +359,45 @@ TEST(ToolchainPTX, UnreachableAfterOptimisationHasNoTrap) {
   EXPECT_EQ(C->ptx.find("trap"), std::string::npos) << C->ptx;
 }
 
+// The preemption checks survive the whole toolchain (optimisation before the passes,
+// codegen after): a loop gets the cancel poll and the fuel exit in the PTX, a
+// loop-free kernel gets neither, and Preempt = false (benchmarks only) removes them.
+const std::string RegisterSpin = withHeader(R"(
+define ptx_kernel void @spin(ptr %p, i32 %seed) {
+entry:
+  br label %loop
+loop:
+  %v = phi i32 [ %seed, %entry ], [ %v1, %loop ]
+  %v1 = mul i32 %v, 3
+  %c = icmp ne i32 %v1, 0
+  br i1 %c, label %loop, label %exit
+exit:
+  store i32 %v1, ptr %p
+  ret void
+}
+)");
+
+TEST(ToolchainPTX, PreemptionChecksReachThePtx) {
+  auto C = compileIR(RegisterSpin);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_NE(C->ptx.find("ld.volatile.global.b32"), std::string::npos) << C->ptx;
+  EXPECT_NE(C->ptx.find("atom.global.or.b32"), std::string::npos) << C->ptx;
+  EXPECT_NE(C->ptx.find(".param .u64 spin_param_4"), std::string::npos) << C->ptx;
+
+  CompileOptions Off;
+  Off.Preempt = false;
+  auto N = compileIR(RegisterSpin, Off);
+  ASSERT_TRUE(!!N) << toString(N.takeError());
+  EXPECT_EQ(N->ptx.find("ld.volatile.global"), std::string::npos) << N->ptx;
+  EXPECT_EQ(N->ptx.find("atom.global.or"), std::string::npos) << N->ptx;
+  EXPECT_NE(N->ptx.find(".param .u64 spin_param_4"), std::string::npos)
+      << "the ABI is the same without the checks";
+
+  auto V = compileIR(VecAdd);
+  ASSERT_TRUE(!!V) << toString(V.takeError());
+  EXPECT_EQ(V->ptx.find("ld.volatile.global"), std::string::npos) << "no loop, no check";
+}
+
 TEST(ToolchainPTX, BackendFatalErrorIsCompileErrorNotExit) {
   // An sm_100 intrinsic on sm_90: instruction selection calls report_fatal_error,
   // which would end the whole service without crash recovery.
