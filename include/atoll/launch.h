@@ -37,7 +37,8 @@ struct LaunchConfig {
   uint32_t dynamicSharedBytes = 0;
   /// Fuel: cycle-closing edges (loop iterations) each thread may take; a thread that
   /// reaches its fuel-th one ends, and the next synchronize() reports FuelExhausted.
-  /// Deterministic (each thread counts its own control flow). 0 = unlimited.
+  /// Deterministic (each thread counts its own control flow in the compiled kernel:
+  /// an unrolled loop takes one edge per unrolled body). 0 = unlimited.
   uint64_t fuel = 0;
 };
 

@@ -20,10 +20,12 @@ extern "C" __global__ void spin_register(uint32_t *out, uint32_t seed) {
 }
 
 // Thread t counts iters[t] loop iterations and stores how far it got after each one,
-// so the host sees exactly where fuel stopped it.
+// so the host sees exactly where fuel stopped it. Fuel counts the back edges of the
+// compiled loop: not unrolled here, so one back edge per iteration.
 extern "C" __global__ void count_to(const uint32_t *iters, uint32_t *reached) {
   unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t n = iters[t];
+#pragma unroll 1
   for (uint32_t i = 0; i < n; ++i)
     ((volatile uint32_t *)reached)[t] = i + 1;
 }
