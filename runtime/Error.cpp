@@ -22,6 +22,8 @@ std::string_view to_string(ErrorCode code) noexcept {
   case ErrorCode::CapacityExceeded: return "capacity-exceeded";
   case ErrorCode::InvalidLaunch: return "invalid-launch";
   case ErrorCode::Timeout: return "timeout";
+  case ErrorCode::Cancelled: return "cancelled";
+  case ErrorCode::FuelExhausted: return "fuel-exhausted";
   case ErrorCode::IoError: return "io-error";
   }
   return "unknown";

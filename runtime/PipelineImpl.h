@@ -20,7 +20,7 @@ class PipelineImpl {
 public:
   PipelineImpl(std::shared_ptr<RuntimeState> state, uint64_t id, std::string name,
                const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
-               CUevent start, CUevent end);
+               CUevent start, CUevent end, uint64_t control, CUevent cancelEvent);
   ~PipelineImpl();
 
   const std::shared_ptr<RuntimeState> state;
@@ -33,6 +33,10 @@ public:
   Arena arena;
   const CUstream stream;
   const CUevent startEvent, endEvent;
+  const uint64_t control;      // device address of the control block (abi.h)
+  const CUevent cancelEvent;   // recorded on the control stream after a cancel set
+  const bool cancelOnTimeout;
+  const std::chrono::milliseconds cancelDeadline;
 
   mutable std::mutex mutex;
   BlockAllocator allocator;
@@ -44,10 +48,14 @@ public:
   std::chrono::milliseconds batchAppTimeout{0};
   std::vector<std::shared_ptr<const LoadedModule>> batchModules; // pinned until complete
   PipelineStats counters;
+  uint64_t cancelEpoch = 0;   // bumped by every cancel: a wait that sees it change was cancelled
+  uint64_t fuelWritten = 0;   // the control block's fuel word as last enqueued
+  bool batchUsedFuel = false; // read the status word when the batch completes
+  bool statusDirty = false;   // clear the status word before the next launch
 
   using Lock = std::unique_lock<std::mutex>;
 
-  ArenaView view() const noexcept { return {id, arena.base, arena.size, &allocator}; }
+  ArenaView view() const noexcept { return {id, arena.base, arena.size, &allocator, control}; }
   Error named(Error e) const { return std::move(e.within(prefix)); }
   std::chrono::milliseconds effectiveTimeout() const noexcept;
 
@@ -60,6 +68,15 @@ public:
   /// Waits (bounded by the timeout, polling without the lock) until everything
   /// enqueued before the call has completed. Timeout marks the pipeline wedged.
   Status waitIdle(Lock &lock, bool countAsSync);
+  /// Sets the cancel word from the runtime's control stream (never queued behind this
+  /// pipeline's stream) and queues the control block's reset on this pipeline's
+  /// stream after the set has landed: every kernel queued before the reset leaves at
+  /// its next check, every kernel launched later runs normally.
+  Status requestCancel(Lock &lock);
+  /// Polls (without the lock) until the stream is idle or `deadline`: true when idle.
+  /// Yields for the first `spin`, then sleeps with backoff.
+  Result<bool> waitStream(Lock &lock, std::chrono::steady_clock::time_point deadline,
+                          std::chrono::microseconds spin = std::chrono::microseconds(100));
   /// Queries the stream (no waiting): true when idle; finishes the batch then.
   Result<bool> pollIdle(Lock &lock);
   /// True when `ptr` is page-locked host memory known to the driver.
@@ -85,9 +102,9 @@ public:
   };
   Status copy(const CopyRequest &request);
 
-private:
   /// The buffers and ranges of a copy, against the current allocator state.
   Status checkCopy(const CopyRequest &request) const;
+  /// Marks everything up to `upTo` complete (batch accounting).
   void finishBatch(uint64_t upTo);
 };
 

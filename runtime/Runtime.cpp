@@ -250,6 +250,9 @@ RuntimeState::~RuntimeState() {
     pool->shutdown(options.shutdownDrainTimeout);
     if (pool->stats().quarantinedArenas > 0)
       abandon();
+    // The control blocks: the stream at once, the memory on the reclaim thread.
+    if (!abandoned.load())
+      controls.shutdown();
   } else {
     inert->store(true); // lost or reset: the reset frees everything
   }

@@ -4,6 +4,7 @@
 
 #include "ArenaPool.h"
 #include "Deadline.h"
+#include "ControlBlocks.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
 #include "Worker.h"
@@ -81,6 +82,7 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::unique_ptr<CudaArenaBackend> backend;
   std::unique_ptr<ArenaPool> pool;
   ModuleCache modules;
+  ControlBlocks controls{*this}; // per-pipeline control blocks + the control stream
 
   std::atomic<uint64_t> compilations{0}, memoryHits{0}, diskHits{0};
   std::atomic<uint64_t> pipelinesCreated{0}, livePipelines{0};

@@ -189,9 +189,10 @@ Status packArguments(const KernelInfo &kernel, std::span<const Arg> args,
     }
   }
   // The hidden parameters, in abi.h order, always last.
-  out.hidden_ = {arena.base, arena.size};
+  out.hidden_ = {arena.base, arena.size, arena.control};
   out.ptrs_[n + ATOLL_HIDDEN_ARENA_BASE_INDEX] = &out.hidden_.base;
   out.ptrs_[n + ATOLL_HIDDEN_ARENA_SIZE_INDEX] = &out.hidden_.size;
+  out.ptrs_[n + ATOLL_HIDDEN_CONTROL_INDEX] = &out.hidden_.control;
   return {};
 }
 

@@ -29,6 +29,7 @@ struct ArenaView {
   uint64_t base = 0;      // device address of the arena
   uint64_t size = 0;      // arena bytes
   const BlockAllocator *allocator = nullptr; // live buffers (nullptr: skip liveness)
+  uint64_t control = 0;   // device address of the pipeline's control block (ABI v2)
 };
 
 /// InvalidArgument for an invalid buffer, one of another pipeline, or one that is
@@ -47,7 +48,8 @@ Status checkBufferRange(const ArenaView &arena, const Buffer &buffer, uint64_t o
 bool rangesOverlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn) noexcept;
 
 /// The kernelParams array for cuLaunchKernel: one pointer per tenant parameter, then
-/// the ATOLL_HIDDEN_PARAM_COUNT hidden ones (arena base, arena size) in abi.h order.
+/// the ATOLL_HIDDEN_PARAM_COUNT hidden ones (arena base, arena size, control block)
+/// in abi.h order.
 /// Up to kInline parameters live on the stack; more use the heap.
 class ParamPack {
 public:
@@ -74,7 +76,7 @@ private:
   void **ptrs_ = inlinePtrs_;
   uint64_t *addrs_ = inlineAddrs_;
   size_t count_ = 0;
-  atoll_arena_descriptor hidden_{0, 0};
+  atoll_arena_descriptor hidden_{0, 0, 0};
 };
 
 /// Checks args against the kernel's tenant-visible signature and fills `out`:

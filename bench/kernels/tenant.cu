@@ -22,3 +22,21 @@ extern "C" __global__ void spin(float *out, int iters) {
     v = v * 0.999f + 0.001f;
   out[i] = v;
 }
+
+// Cancel latency: grid-filling kernels that never end on their own. spin_register
+// iterates on registers only (its preemption check reads the cancel word every 2^k
+// edges); spin_memory polls a word of its arena that nobody sets (a waiting cycle:
+// the check reads the cancel word on every edge).
+extern "C" __global__ void spin_register(float *out, float stop) {
+  float v = (float)threadIdx.x;
+  while (v != stop) {
+    v = v * 0.5f + 1.0f; // converges to 2.0; stop = -1 never comes
+    if (v == stop * 3.0f) // never either; a store keeps the loop (forward progress)
+      out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+  }
+}
+
+extern "C" __global__ void spin_memory(volatile int *flag) {
+  while (*flag == 0) {
+  }
+}

@@ -4,13 +4,15 @@
 // "Device" memory is host memory (so device addresses are host pointers), streams
 // complete work at once and keep a virtual clock that launches advance, and
 // cuLaunchKernel runs a C++ model of the benchmark's kernels (bench/kernels/*.cu),
-// found by the kernel name in the loaded PTX. A hardened kernel (two more parameters
+// found by the kernel name in the loaded PTX. A hardened kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters
 // than its native signature) is modelled as 3% slower, so the benchmark's whole
 // pipeline of timing, ratios, checks and reports can be tested end to end. To keep
 // that fast, the heavy kernels are modelled only at the first two launches of each
 // loaded function (the output checks of native and native-arena); later launches only
 // advance the clock.
 #include <cuda.h>
+
+#include "atoll/abi.h"
 
 #include <algorithm>
 #include <atomic>
@@ -73,7 +75,8 @@ const std::map<std::string, int> kNativeParams = {
     {"stencil3d", 5},     {"gemm_tiled", 4},    {"gemm_naive", 4},    {"reduce_atomic", 3},
     {"histogram", 3},     {"gather_scatter", 5}, {"transpose", 4},    {"local_array", 4},
     {"const_table", 4},   {"vec4", 5},          {"libdevice_math", 3}, {"pointer_chase", 5},
-    {"first_result", 2},  {"launch_probe", 3},  {"spin", 2}};
+    {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
+    {"spin_register", 2}, {"spin_memory", 1}};
 
 void gemm(const float *A, const float *B, float *C, int n) {
   // One output at a time, k ascending: the order of the GPU kernels.
@@ -553,14 +556,18 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
   auto known = kNativeParams.find(f.name);
   if (known == kNativeParams.end())
     return CUDA_ERROR_NOT_FOUND;
-  const bool hardened = f.params == known->second + 2;
+  const bool hardened = f.params == known->second + ATOLL_HIDDEN_PARAM_COUNT;
   if (!hardened && f.params != known->second)
     return CUDA_ERROR_INVALID_VALUE;
   if (hardened) {
     // The hidden parameters: a real arena (base aligned to its power-of-two size
     // for mask mode) that holds every pointer argument.
-    uint64_t base = arg<uint64_t>(params, f.params - 2), size = arg<uint64_t>(params, f.params - 1);
-    if (size == 0 || base == 0)
+    // and the control block (ABI v2).
+    const unsigned first = f.params - ATOLL_HIDDEN_PARAM_COUNT;
+    uint64_t base = arg<uint64_t>(params, first + ATOLL_HIDDEN_ARENA_BASE_INDEX),
+             size = arg<uint64_t>(params, first + ATOLL_HIDDEN_ARENA_SIZE_INDEX),
+             control = arg<uint64_t>(params, first + ATOLL_HIDDEN_CONTROL_INDEX);
+    if (size == 0 || base == 0 || control == 0)
       return CUDA_ERROR_INVALID_VALUE;
   }
   unsigned launch = f.launches++;

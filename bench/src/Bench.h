@@ -192,6 +192,7 @@ void runOverhead(Context &ctx);
 void runStartup(Context &ctx);
 void runLaunch(Context &ctx);
 void runMultiTenant(Context &ctx);
+void runCancel(Context &ctx);
 /// The child process of the multi-tenant baseline (its own CUDA context).
 int runTenantProcess(const Options &opts);
 

@@ -17,6 +17,9 @@ struct EmbeddedPtx {
   uint64_t bitcodeSize;
   const char *gpuArch;      // e.g. "sm_90"
   const char *ptx;
+  /// The same bitcode hardened mask-based without the preemption checks
+  /// (CompileOptions{Preempt = false}): the baseline of the checks' cost.
+  const char *nocheckPtx;
 };
 
 extern const EmbeddedPtx kEmbeddedPtx[];

@@ -6,7 +6,7 @@
 // the driver's queue depth, so the loop never waits for the GPU). Variants are
 // interleaved chunk by chunk:
 //   raw-native       cuLaunchKernel of the native PTX, 3 parameters
-//   raw-hardened     cuLaunchKernel of the hardened PTX, 3 + 2 hidden parameters
+//   raw-hardened     cuLaunchKernel of the hardened PTX, 3 + 3 hidden parameters
 //   pipeline         Pipeline::launch(Kernel, config, {Arg...}) (validated), default
 //                    pipeline options (GPU timing on)
 //   pipeline-variadic Pipeline::launch(Kernel, config, buffer, 32, 1.5f)
@@ -72,9 +72,22 @@ void runLaunch(Context &ctx) {
 
   float a = 1.5f;
   int nn = n;
-  uint64_t np = nbuf, hp = bufAddr, base = p->arenaBase(), size = p->arenaBytes();
+  // ABI v2: a zeroed control block of the benchmark's own (launch_probe has no loop
+  // and never reads it).
+  CUdeviceptr control = 0;
+  CU(gpu, cuMemAlloc(&control, ATOLL_CONTROL_BLOCK_BYTES));
+  CU(gpu, cuMemsetD8(control, 0, ATOLL_CONTROL_BLOCK_BYTES));
+  struct ControlFree {
+    const Gpu &g;
+    CUdeviceptr c;
+    ~ControlFree() {
+      g.api->cuCtxSetCurrent(g.primary);
+      g.api->cuMemFree(c);
+    }
+  } controlFree{gpu, control};
+  uint64_t np = nbuf, hp = bufAddr, base = p->arenaBase(), size = p->arenaBytes(), ctl = control;
   void *nativeParams[] = {&np, &nn, &a};
-  void *hardParams[] = {&hp, &nn, &a, &base, &size};
+  void *hardParams[] = {&hp, &nn, &a, &base, &size, &ctl};
   const Atoll::LaunchConfig cfg{Atoll::Dim3(1), Atoll::Dim3(32), 0};
 
   struct V {

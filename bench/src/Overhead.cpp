@@ -11,9 +11,14 @@
 //   modulo      hardened, modulo-based, the same way;
 //   mask-raw,   the hardened PTX of those applications (Application::ptx()) loaded
 //   modulo-raw  by the benchmark and launched with raw cuLaunchKernel on the native
-//               stream, buffers in the pipeline's arena, the two hidden parameters
+//               stream, buffers in the pipeline's arena, the three hidden parameters
 //               appended by hand: the same timing method as native, so the runtime
 //               and raw numbers cross-check each other.
+//   mask-nocheck-raw  the same bitcode hardened without the preemption checks
+//               (embedded at build time by atoll-bench-ptxgen, Preempt = false):
+//               mask-raw / mask-nocheck-raw is the checks' cost;
+//   mask-fuel-raw  the mask-raw PTX with a fuel budget (2^62) in its control block:
+//               the cost of fuel accounting (the same code; only the budget differs).
 // One timed "run" is R back-to-back launches, R calibrated so that a native run takes
 // at least ~1-2 ms; variants are interleaved run by run (cancels clock drift); the
 // median of >= 20 runs per variant is reported, and the ratio variant/native.
@@ -547,6 +552,8 @@ struct Variant {
   Atoll::Kernel kernel;
   std::unique_ptr<PtxModule> module;
   CUfunction fn = nullptr;
+  std::string ptx;  // raw variants compiled by the benchmark (no application)
+  bool fuel = false; // launched with the fuel control block
   std::vector<double> runs; // ms per run (R launches)
   bool available = true;
   std::string unavailable;
@@ -690,6 +697,25 @@ void runOverhead(Context &ctx) {
   const bool maskArena = pipeline->arenaMode() == Clamping::MaskBased;
   out["pipeline_arena_mode"] = std::string(Atoll::to_string(pipeline->arenaMode()));
   check(pipeline->synchronize(), "waiting for the arena scrub");
+  // Control blocks of the raw hardened launches (abi.h): one without fuel (cancel 0,
+  // fuel 0 = unlimited), one with a budget that never runs out (2^62 edges).
+  CUdeviceptr controls = 0;
+  gpu.makeCurrent();
+  CU(gpu, cuMemAlloc(&controls, 2 * ATOLL_CONTROL_BLOCK_BYTES));
+  CU(gpu, cuMemsetD8(controls, 0, 2 * ATOLL_CONTROL_BLOCK_BYTES));
+  {
+    const uint64_t budget = 1ull << 62;
+    CU(gpu, cuMemcpyHtoD(controls + ATOLL_CONTROL_BLOCK_BYTES + ATOLL_CONTROL_FUEL_OFFSET,
+                         &budget, sizeof budget));
+  }
+  struct ControlGuard {
+    const Gpu &g;
+    CUdeviceptr p;
+    ~ControlGuard() {
+      g.makeCurrent();
+      g.api->cuMemFree(p);
+    }
+  } controlGuard{gpu, controls};
 
   std::map<std::string, std::vector<std::pair<std::string, double>>> ratiosByVariant;
   int mismatches = 0;
@@ -790,6 +816,26 @@ void runOverhead(Context &ctx) {
           v.unavailable = raw.unavailable = "the pipeline's arena is not mask-capable";
         }
         std::ofstream(ptxDir / (c.name + "." + tag + ".ptx")) << app->ptx();
+        if (mode == Clamping::MaskBased) {
+          Variant nocheck{"mask-nocheck-raw", Path::Raw, mode, "cuda-events"};
+          Variant fuel{"mask-fuel-raw", Path::Raw, mode, "cuda-events"};
+          // Built with the native PTX (atoll-bench-ptxgen, Preempt = false).
+          nocheck.ptx = native.nocheckPtx;
+          nocheck.module = std::make_unique<PtxModule>(gpu, nocheck.ptx, c.name + " (nocheck)");
+          nocheck.fn = nocheck.module->function(c.name);
+          fuel.app = app;
+          fuel.fuel = true;
+          fuel.module = std::make_unique<PtxModule>(gpu, app->ptx(), c.name + " (fuel)");
+          fuel.fn = fuel.module->function(c.name);
+          nocheck.available = fuel.available = raw.available;
+          nocheck.unavailable = fuel.unavailable = raw.unavailable;
+          std::ofstream(ptxDir / (c.name + ".mask-nocheck.ptx")) << nocheck.ptx;
+          variants.push_back(std::move(v));
+          variants.push_back(std::move(raw));
+          variants.push_back(std::move(nocheck));
+          variants.push_back(std::move(fuel));
+          continue;
+        }
         variants.push_back(std::move(v));
         variants.push_back(std::move(raw));
       }
@@ -797,8 +843,9 @@ void runOverhead(Context &ctx) {
       std::ofstream(ptxDir / (c.name + ".native.ptx")) << native.ptx;
 
       // Launch arguments.
-      std::vector<uint64_t> nativeStore(c.args.size()), hardStore(c.args.size() + 2);
-      std::vector<void *> nativeParams, hardParams, nativeArenaParams;
+      std::vector<uint64_t> nativeStore(c.args.size()),
+          hardStore(c.args.size() + ATOLL_HIDDEN_PARAM_COUNT);
+      std::vector<void *> nativeParams, hardParams, nativeArenaParams, fuelParams;
       std::vector<Atoll::Arg> rtArgs;
       for (size_t a = 0; a < c.args.size(); ++a) {
         const ArgSpec &s = c.args[a];
@@ -832,10 +879,15 @@ void runOverhead(Context &ctx) {
       }
       hardStore[c.args.size() + ATOLL_HIDDEN_ARENA_BASE_INDEX] = pipeline->arenaBase();
       hardStore[c.args.size() + ATOLL_HIDDEN_ARENA_SIZE_INDEX] = pipeline->arenaBytes();
+      hardStore[c.args.size() + ATOLL_HIDDEN_CONTROL_INDEX] = controls;
+      std::vector<uint64_t> fuelStore = hardStore;
+      fuelStore[c.args.size() + ATOLL_HIDDEN_CONTROL_INDEX] = controls + ATOLL_CONTROL_BLOCK_BYTES;
       for (auto &v : nativeStore)
         nativeParams.push_back(&v);
       for (auto &v : hardStore)
         hardParams.push_back(&v);
+      for (auto &v : fuelStore)
+        fuelParams.push_back(&v);
       // The native kernel on the arena's buffers: the tenant arguments only.
       nativeArenaParams.assign(hardParams.begin(), hardParams.begin() + long(c.args.size()));
       const Atoll::LaunchConfig cfg{c.grid, c.block, 0};
@@ -848,6 +900,7 @@ void runOverhead(Context &ctx) {
         }
         void **params = v.path == Path::Native        ? nativeParams.data()
                         : v.path == Path::NativeArena ? nativeArenaParams.data()
+                        : v.fuel                      ? fuelParams.data()
                                                       : hardParams.data();
         CU(gpu, cuLaunchKernel(v.fn, c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y,
                                c.block.z, 0, stream, params, nullptr));
@@ -1012,7 +1065,7 @@ void runOverhead(Context &ctx) {
           // Same function as native.
         } else if (v.path == Path::Raw) {
           vj["function"] = functionAttributes(gpu, v.fn);
-          vj["ptx"] = ptxStats(v.app->ptx());
+          vj["ptx"] = ptxStats(v.app ? v.app->ptx() : v.ptx);
         } else {
           const auto &info = v.kernel.info();
           Json fj = Json::object();
@@ -1058,7 +1111,8 @@ void runOverhead(Context &ctx) {
 
   // Summary per variant: geometric mean and maximum of the ratios.
   Json &sum = out["summary"];
-  for (const char *id : {"mask", "modulo", "mask-raw", "modulo-raw", "native-arena"}) {
+  for (const char *id : {"mask", "modulo", "mask-raw", "modulo-raw", "native-arena",
+                         "mask-nocheck-raw", "mask-fuel-raw"}) {
     const auto &list = ratiosByVariant[id];
     if (list.empty())
       continue;
@@ -1124,6 +1178,62 @@ void runOverhead(Context &ctx) {
     std::snprintf(buf, sizeof buf, "overhead (modulo): geomean %.3fx, max %.3fx", geomean(r),
                   worst);
     res.headline(buf);
+  }
+  // The preemption checks' cost: mask-raw over mask-nocheck-raw, and fuel's over that,
+  // per kernel (same timing method, same run).
+  {
+    std::map<std::string, double> nocheck, fuel;
+    for (const auto &[name, r] : ratiosByVariant["mask-nocheck-raw"])
+      nocheck[name] = r;
+    for (const auto &[name, r] : ratiosByVariant["mask-fuel-raw"])
+      fuel[name] = r;
+    std::vector<double> cost, fuelCost;
+    double worst = 0, worstFuel = 0;
+    std::string worstName;
+    Json &pj = out["preemption_cost"];
+    for (const auto &[name, r] : ratiosByVariant["mask-raw"]) {
+      auto n = nocheck.find(name);
+      if (n == nocheck.end() || !(n->second > 0))
+        continue;
+      const double c = r / n->second;
+      cost.push_back(c);
+      pj["kernels"][name]["checks"] = c;
+      if (c > worst) {
+        worst = c;
+        worstName = name;
+      }
+      if (auto f = fuel.find(name); f != fuel.end()) {
+        fuelCost.push_back(f->second / n->second);
+        pj["kernels"][name]["checks_with_fuel"] = f->second / n->second;
+        worstFuel = std::max(worstFuel, f->second / n->second);
+      }
+    }
+    if (!cost.empty()) {
+      pj["geomean"] = geomean(cost);
+      pj["max"] = worst;
+      pj["max_kernel"] = worstName;
+      const bool pass = geomean(cost) <= 1.01 && worst <= 1.03;
+      pj["pass"] = pass;
+      char buf[300];
+      std::snprintf(buf, sizeof buf,
+                    "preemption checks (mask-raw / mask-nocheck-raw): geomean %.4fx over %zu "
+                    "kernels, max %.4fx (%s) [target <= 1.01x, none > 1.03x: %s]",
+                    geomean(cost), cost.size(), worst, worstName.c_str(),
+                    pass ? "PASS" : "FAIL");
+      res.headline(buf);
+      res.row("overhead", "geomean", "preempt-checks", "ratio", geomean(cost), "x");
+      res.row("overhead", "max", "preempt-checks", "ratio", worst, "x");
+    }
+    if (!fuelCost.empty()) {
+      pj["fuel_geomean"] = geomean(fuelCost);
+      pj["fuel_max"] = worstFuel;
+      char buf[200];
+      std::snprintf(buf, sizeof buf,
+                    "preemption checks with fuel (mask-fuel-raw / mask-nocheck-raw): geomean "
+                    "%.4fx, max %.4fx",
+                    geomean(fuelCost), worstFuel);
+      res.headline(buf);
+    }
   }
   log("geomean: mask %s, modulo %s, mask-raw %s, modulo-raw %s",
       fmtRatio(sum.find("mask") ? sum["mask"]["geomean"].number() : NAN).c_str(),

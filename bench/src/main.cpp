@@ -37,7 +37,8 @@ namespace {
 const char *kUsage =
     "usage: atoll-bench [--quick] [--only=SECTION[,SECTION...]] [--out DIR]\n"
     "                   [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]\n"
-    "sections: compile, overhead, launch, startup, multitenant (default: all, in that order)\n"
+    "sections: compile, overhead, launch, startup, multitenant, cancel (default: all, in that\n"
+    "order)\n"
     "  --quick          smaller problems and fewer repetitions (about 90 s instead of 4 min)\n"
     "  --out DIR        where results.json, results.csv and ptx/ go (default: atoll-bench-results)\n"
     "  --bitcode-dir    the kernels' bitcode (default: the build's bench/kernels, else\n"
@@ -45,7 +46,7 @@ const char *kUsage =
     "  --time-limit     watchdog: write what was measured and exit 3 after this many seconds\n"
     "                   (default 420, quick 150)\n";
 
-const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant"};
+const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant", "cancel"};
 
 bool parseInt(const std::string &s, int &out) {
   char *end = nullptr;
@@ -391,7 +392,8 @@ int main(int argc, char **argv) {
                               {"overhead", true, runOverhead},
                               {"launch", true, runLaunch},
                               {"startup", true, runStartup},
-                              {"multitenant", true, runMultiTenant}};
+                              {"multitenant", true, runMultiTenant},
+                              {"cancel", true, runCancel}};
   for (const Section &s : sections) {
     if (!opts.wants(s.name))
       continue;

@@ -65,19 +65,29 @@ int main(int argc, char **argv) {
         Atoll::toolchain::compile(llvm::MemoryBufferRef(bytes, path), opts);
     if (!compiled)
       return fail(path + ": " + llvm::toString(compiled.takeError()));
-    const std::string &ptx = compiled->ptx;
-    if (ptx.find(")" + delim + "\"") != std::string::npos)
-      return fail(path + ": the PTX contains the raw-string delimiter");
-    // Raw string literals are split into chunks: some compilers limit one literal.
-    src << "const char ptx_" << k << "[] =\n";
-    for (size_t pos = 0; pos < ptx.size(); pos += 16000)
-      src << "R\"" << delim << "(" << ptx.substr(pos, 16000) << ")" << delim << "\"\n";
-    src << ";\n";
+    opts.Harden = true;
+    opts.Preempt = false;
+    opts.Mode = Atoll::ClampingMode::MaskBased;
+    auto nocheck = Atoll::toolchain::compile(llvm::MemoryBufferRef(bytes, path), opts);
+    if (!nocheck)
+      return fail(path + " (without preemption checks): " +
+                  llvm::toString(nocheck.takeError()));
+    for (auto [prefix, text] : {std::pair{"ptx_", &compiled->ptx},
+                                std::pair{"ptx_nc_", &nocheck->ptx}}) {
+      const std::string &ptx = *text;
+      if (ptx.find(")" + delim + "\"") != std::string::npos)
+        return fail(path + ": the PTX contains the raw-string delimiter");
+      // Raw string literals are split into chunks: some compilers limit one literal.
+      src << "const char " << prefix << k << "[] =\n";
+      for (size_t pos = 0; pos < ptx.size(); pos += 16000)
+        src << "R\"" << delim << "(" << ptx.substr(pos, 16000) << ")" << delim << "\"\n";
+      src << ";\n";
+    }
     char hash[32];
     std::snprintf(hash, sizeof hash, "0x%016llxull",
                   (unsigned long long)atoll_bench::fnv1a64(bytes.data(), bytes.size()));
     table << "    {\"" << name << "\", " << hash << ", " << bytes.size() << "ull, \"" << arch
-          << "\", ptx_" << k << "},\n";
+          << "\", ptx_" << k << ", ptx_nc_" << k << "},\n";
   }
   src << "} // namespace\n\nconst EmbeddedPtx kEmbeddedPtx[] = {\n"
       << table.str() << "};\nconst size_t kEmbeddedPtxCount = " << inputs.size()

@@ -30,6 +30,8 @@ enum class ErrorCode {
   InvalidLaunch,     // launch arguments or shape do not match the kernel
   Timeout,           // the pipeline's work did not finish within its timeout
   IoError,           // reading or writing a file failed
+  Cancelled,         // the work was cancelled (Pipeline::cancel) before it finished
+  FuelExhausted,     // a kernel thread spent its LaunchConfig::fuel and ended early
 };
 
 /// Stable lower-case name of a code, e.g. "out-of-arena".

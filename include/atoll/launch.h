@@ -35,6 +35,11 @@ struct LaunchConfig {
   /// raises the kernel's limit up to the device's opt-in maximum; beyond that the
   /// launch is refused.
   uint32_t dynamicSharedBytes = 0;
+  /// Fuel: cycle-closing edges (loop iterations) each thread may take; a thread that
+  /// reaches its fuel-th one ends, and the next synchronize() reports FuelExhausted.
+  /// Deterministic (each thread counts its own control flow in the compiled kernel:
+  /// an unrolled loop takes one edge per unrolled body). 0 = unlimited.
+  uint64_t fuel = 0;
 };
 
 /// The device limits a launch shape is checked against (queried from the device by

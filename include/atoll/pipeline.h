@@ -9,8 +9,10 @@
 // of the caller.
 //
 // Errors name the pipeline ("pipeline 'tenant-a': ..."). After a sticky driver
-// error every call returns ContextLost. After a Timeout the pipeline is "wedged":
-// calls that would queue work return Timeout until its earlier work has finished.
+// error every call returns ContextLost. A Timeout cancels the work (cancelOnTimeout,
+// the default); if it does not end within cancelDeadline, or without cancelOnTimeout,
+// the pipeline is "wedged": calls that would queue work return Timeout until its
+// earlier work has finished.
 //
 // Host-memory lifetime: synchronous copies (copyToDevice, copyToHost, ...) are done
 // when they return. The *Async variants only enqueue: the host memory must stay
@@ -62,6 +64,13 @@ struct PipelineOptions {
   std::string name;
   /// Measure GPU time (two events per synchronised batch of work).
   bool gpuTiming = true;
+  /// When synchronize() times out, or the pipeline is destroyed with work running,
+  /// cancel the work (every kernel leaves at its next preemption check) instead of
+  /// leaving it running (wedged, quarantined). false keeps the cooperative behaviour
+  /// of earlier versions (only an explicit cancel() stops work).
+  bool cancelOnTimeout = true;
+  /// How long cancel() (and a cancelling timeout) waits for the work to end.
+  std::chrono::milliseconds cancelDeadline{1000};
 };
 
 struct PipelineStats {
@@ -76,6 +85,8 @@ struct PipelineStats {
   uint64_t copiesDeviceToDevice = 0, bytesDeviceToDevice = 0;
   uint64_t fills = 0, bytesFilled = 0;
   uint64_t synchronizations = 0, timeouts = 0;
+  uint64_t cancellations = 0;  // cancel() calls and cancelling timeouts that had work
+  uint64_t fuelExhausted = 0;  // batches that reported FuelExhausted
   /// Accumulated GPU time of completed work: per synchronised batch, from the start
   /// of its first operation to the end of its last (events; ~0.5 us resolution).
   std::chrono::nanoseconds gpuTime{0};
@@ -189,6 +200,14 @@ public:
   Status synchronize();
   /// True when all enqueued work has finished (does not wait).
   Result<bool> idle();
+  /// Ends all work enqueued so far: every kernel thread leaves at its next preemption
+  /// check (a loop back edge; a thread without loops ends anyway), copies finish.
+  /// Returns OK once the work has ended (also when there was none), Timeout when it is
+  /// still running after `deadline` (0: PipelineOptions::cancelDeadline; the pipeline
+  /// is wedged then). A synchronize() waiting concurrently returns Cancelled. The
+  /// pipeline stays usable: its control block is reset before the next launch; its
+  /// buffers keep whatever the cancelled kernels wrote (partial results).
+  Status cancel(std::chrono::milliseconds deadline = std::chrono::milliseconds(0));
 
   /// Internal.
   explicit Pipeline(std::unique_ptr<detail::PipelineImpl> impl);

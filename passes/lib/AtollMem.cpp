@@ -8,6 +8,7 @@
 
 #include "DefinedValues.h"
 #include "KernelHardener.h"
+#include "Preemption.h"
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
 
@@ -40,10 +41,24 @@ Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
                                  "atoll-mem: invalid clamping-mode '%s' (expected "
                                  "mask-based or modulo-based)",
                                  Param.str().c_str());
+    } else if (Param.consume_front("preempt=")) {
+      if (Param != "on" && Param != "off")
+        return createStringError(inconvertibleErrorCode(),
+                                 "atoll-mem: invalid preempt '%s' (expected on or off)",
+                                 Param.str().c_str());
+      Opts.Preempt = Param == "on";
+    } else if (Param.consume_front("poll-shift=")) {
+      unsigned K;
+      if (Param.getAsInteger(10, K) || K > 20)
+        return createStringError(inconvertibleErrorCode(),
+                                 "atoll-mem: invalid poll-shift '%s' (expected 0..20)",
+                                 Param.str().c_str());
+      Opts.PollShift = K;
     } else {
       return createStringError(inconvertibleErrorCode(),
                                "atoll-mem: unknown parameter '%s' (expected "
-                               "clamping-mode=..., verbose or summarize)",
+                               "clamping-mode=..., preempt=..., poll-shift=..., verbose or "
+                               "summarize)",
                                Param.str().c_str());
     }
   }
@@ -73,6 +88,7 @@ Function *addHiddenParameters(Function &F) {
   Type *I64 = Type::getInt64Ty(Ctx);
   Params.push_back(I64); // ATOLL_HIDDEN_ARENA_BASE_INDEX
   Params.push_back(I64); // ATOLL_HIDDEN_ARENA_SIZE_INDEX
+  Params.push_back(I64); // ATOLL_HIDDEN_CONTROL_INDEX
   auto *FTy = FunctionType::get(F.getReturnType(), Params, false);
   Function *NewF = Function::Create(FTy, F.getLinkage(), F.getAddressSpace(), "", F.getParent());
   NewF->copyAttributesFrom(&F);
@@ -86,6 +102,7 @@ Function *addHiddenParameters(Function &F) {
   }
   NewF->getArg(F.arg_size() + ATOLL_HIDDEN_ARENA_BASE_INDEX)->setName(ATOLL_HIDDEN_ARENA_BASE_NAME);
   NewF->getArg(F.arg_size() + ATOLL_HIDDEN_ARENA_SIZE_INDEX)->setName(ATOLL_HIDDEN_ARENA_SIZE_NAME);
+  NewF->getArg(F.arg_size() + ATOLL_HIDDEN_CONTROL_INDEX)->setName(ATOLL_HIDDEN_CONTROL_NAME);
   NewF->takeName(&F);
   F.replaceAllUsesWith(NewF);
   F.eraseFromParent();
@@ -242,6 +259,11 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       // Reference the pad so ptxas allocates it for this kernel.
       C.entryBuilder().CreateStore(C.entryBuilder().getInt8(0), sharedPad(M, Helpers), /*isVolatile=*/true);
     }
+    // After confinement: the checks' own control-block accesses are never confined.
+    // Before zero-init: its loops are bounded and need no check.
+    insertPreemptionChecks(
+        *NewF, NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX),
+        PreemptOptions{Opts.Preempt, Opts.PollShift}, Refuse);
     emitZeroInit(*NewF, C, ZeroShared);
     defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);

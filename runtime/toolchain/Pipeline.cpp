@@ -206,6 +206,7 @@ Error hardenModule(Module &M, const CompileOptions &Opts) {
   AtollMemOptions AO;
   AO.Mode = Opts.Mode;
   AO.Report = Opts.Report;
+  AO.Preempt = Opts.Preempt;
 
   DiagnosticCollector Diags(M.getContext());
   if (Error E = runRecoverable("hardening the module", [&] {

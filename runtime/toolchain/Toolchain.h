@@ -57,6 +57,7 @@ struct CompileOptions {
   std::string LibdevicePath;       // empty = the configured CUDA toolkit's libdevice.10.bc
   unsigned OptLevel = 2;           // optimisation before hardening (0-3)
   bool Harden = true;              // false only for native baselines (benchmarks)
+  bool Preempt = true;             // false only to measure the checks' cost (benchmarks)
   HardeningReport *Report = nullptr; // optional: per-access records of the passes
 };
 

@@ -689,18 +689,39 @@ std::vector<Attack> buildAttacks() {
                               "spin 3 s on %globaltimer; the pipeline's timeout is 500 ms",
                               {L("spin_bounded", {u64(3000000000ull), atkB()}, {1}, {32})}));
     a.timeoutMs = 500;
-    a.note = "synchronize() must return Timeout after ~500 ms, the victim must stay healthy "
-             "meanwhile, the destroyed pipeline's arena is quarantined and drains once the "
-             "kernel ends (timeouts are cooperative: the kernel keeps its SM until then)";
+    a.note = "synchronize() must return Timeout after ~500 ms, which cancels the kernel: the "
+             "pipeline is not wedged afterwards and the victim stays healthy";
   }
-  {
-    Attack &a = add(contained("spin_forever", "timeout", "timeout",
-                              "a kernel that never ends (waits on a flag nobody sets)",
-                              {L("spin_forever", {atkB()}, {1}, {32})}));
+  // Never-ending kernels (issue 15): the timeout cancels them through the preemption
+  // checks; each must end with Timeout, the pipeline not wedged, next to a working victim.
+  auto neverEnds = [&](const char *name, const char *kernel, const char *what,
+                       std::vector<ArgSpec> args, Atoll::Dim3 grid, Atoll::Dim3 block) {
+    Attack &a = add(contained(name, "timeout", "timeout", what,
+                              {L(kernel, std::move(args), grid, block)}));
     a.timeoutMs = 500;
     a.neverEnds = true;
-    a.note = "runs only with --run-infinite: its kernel holds an SM until the process exits";
-  }
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  };
+  neverEnds("spin_forever", "spin_forever", "a kernel that never ends (waits on a flag nobody sets)",
+            {atkB()}, {1}, {32});
+  neverEnds("spin_register", "spin_register", "spins on registers only (no memory access)",
+            {atkB(), u32(1)}, {1}, {32});
+  neverEnds("spin_nested", "spin_nested",
+            "nested loops: a 100k-iteration register loop inside a spin on memory",
+            {atkB(), atkA()}, {1}, {32});
+  neverEnds("spin_sleep", "spin_sleep", "waits on a flag with 1 ms nanosleeps", {atkB()}, {1},
+            {32});
+  neverEnds("spin_barrier", "spin_barrier",
+            "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
+            {256});
+  neverEnds("spin_irreducible", "spin_irreducible", "an irreducible cycle (two entries, goto)",
+            {atkA(), u32(3)}, {1}, {32});
+  neverEnds("spin_grid_filling", "spin_forever",
+            "fills every SM: 1056 blocks x 256 threads spinning on a flag", {atkB()}, {1056},
+            {256});
+  neverEnds("spin_register_grid_filling", "spin_register",
+            "fills every SM with register spins", {atkA(), u32(1)}, {1056}, {256});
 
   // --- residue ----------------------------------------------------------------------------------
   const Atoll::Dim3 wide{264}, threads{256};

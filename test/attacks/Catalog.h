@@ -122,7 +122,7 @@ struct Attack {
   bool freshPipeline = false;   // run on a new attacker pipeline (after Role::Previous)
   bool noInit = false;          // leave the attacker's buffers as the arena gives them
   uint32_t timeoutMs = 0;       // >0: own pipeline with this timeout; expect Timeout
-  bool neverEnds = false;       // only with --run-infinite (and then last)
+  bool neverEnds = false;       // never ends on its own: the timeout must cancel it
   std::string xfail;            // known issue: the expectation is not met yet (why)
   std::string note;             // what to look for when reading the result
 };

@@ -790,11 +790,6 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
     finishVerdict(res, a, false);
     return res;
   }
-  if (a.neverEnds && !o_.runInfinite) {
-    res.verdict = Verdict::Skip;
-    res.observed = "skipped: never ends (pass --run-infinite)";
-    return res;
-  }
 
   std::optional<AttackerPipe> own; // timeout and fresh-pipeline attacks
   AttackerPipe *atk = nullptr;
@@ -912,9 +907,17 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
     timeoutRan_ = true;
     if (!s && s.error().code() == ErrorCode::Timeout) {
       observed = "Timeout after " + std::to_string(int(res.ms)) + " ms (expected)";
+      // The timeout cancels (PipelineOptions::cancelOnTimeout): the kernel has ended.
       bool wedged = atk->p->wedged();
-      res.details.push_back(std::string("pipeline wedged: ") + (wedged ? "yes" : "no (the kernel "
-                                                                                 "already ended?)"));
+      res.details.push_back(std::string("pipeline wedged: ") +
+                            (wedged ? "YES (the cancelled kernel did not end)" : "no (cancelled)"));
+      met &= !wedged;
+      if (!wedged) {
+        Status again = atk->p->synchronize();
+        res.details.push_back(std::string("synchronize after the cancel: ") +
+                              (again ? "ok" : describe(again.error())));
+        met &= again.ok();
+      }
       // Other pipelines are unaffected while the kernel still holds its SM.
       std::vector<std::string> d;
       bool ok = checkVictim(*victim_, d) && victimHealth(*victim_, d);
@@ -923,7 +926,7 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
       res.details.insert(res.details.end(), d.begin(), d.end());
       met &= ok;
       auto td = Clock::now();
-      own.reset(); // destroyed while its kernel runs: quarantine, never blocks
+      own.reset(); // never blocks (a still-running kernel is cancelled, its arena quarantined)
       double destroyMs = msSince(td);
       RuntimeStats st = rt_.stats();
       res.details.push_back("destroying the wedged pipeline took " + std::to_string(destroyMs) +
@@ -931,7 +934,7 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
                             std::to_string(st.quarantinedArenas));
       if (destroyMs > 1000) {
         met = false;
-        res.details.push_back("destroying a wedged pipeline must not wait for its kernel");
+        res.details.push_back("destroying a pipeline must not wait for its kernel");
       }
     } else if (!s) {
       met = false;
@@ -1098,14 +1101,12 @@ int Suite::run() {
                       hex(atk->tail.offset() + atk->tail.size()));
   }
 
-  // Order: table order, timeout attacks last, never-ending ones after everything.
-  std::vector<const Attack *> order, timeouts, infinite;
+  // Order: table order, timeout attacks (never-ending ones included: cancelled) last.
+  std::vector<const Attack *> order, timeouts;
   for (const Attack &a : attacks()) {
     if (!selectedAttack(o_, a))
       continue;
-    if (a.neverEnds)
-      infinite.push_back(&a);
-    else if (a.timeoutMs)
+    if (a.timeoutMs)
       timeouts.push_back(&a);
     else
       order.push_back(&a);
@@ -1223,17 +1224,6 @@ int Suite::run() {
     report_.add(std::move(r));
   }
 
-  bool ranInfinite = false;
-  if (o_.runInfinite && !lost_) {
-    for (const Attack *a : infinite) {
-      report_.add(runAttack(*a, o_.clampings.front(), "sequential"));
-      ranInfinite = true;
-    }
-  } else {
-    for (const Attack *a : infinite)
-      report_.add(runAttack(*a, o_.clampings.front(), "sequential")); // reports SKIP
-  }
-
   RuntimeStats st = rt_.stats();
   report_.set("runtime stats",
               "pipelines created " + std::to_string(st.pipelinesCreated) + ", compilations " +
@@ -1244,7 +1234,7 @@ int Suite::run() {
   if (lost_)
     report_.note("the shared context was LOST after " + lostAfter_ +
                  "; everything after it was skipped");
-  return ranInfinite ? 3 : 0;
+  return 0;
 }
 
 } // namespace
@@ -1274,17 +1264,6 @@ int runGpu(const Options &o, Report &report, bool &noDevice) {
   }
   Suite suite(o, report, **rt);
   int rc = suite.run();
-  if (rc == 3) {
-    // A never-ending kernel still runs: print and leave without tearing the context
-    // down (which would wait for it).
-    report.printTable(stdout, o.verbose);
-    report.printSummary(stdout);
-    if (!o.json.empty())
-      report.writeJson(o.json, "gpu");
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::_Exit(report.count(Verdict::Fail) ? 1 : 0);
-  }
   if (rc)
     return rc;
   return report.count(Verdict::Fail) ? 1 : 0;

@@ -25,7 +25,7 @@ struct Options {
                                          Atoll::Clamping::ModuloBased};
   bool memcheckSafe = false;  // controls + contained attacks that end by themselves only
   bool concurrent = true;     // GPU: the two-tenants-at-once phase
-  bool runInfinite = false;   // GPU: also run attacks that never end (last; exits hard)
+  bool runInfinite = false;   // no effect: never-ending attacks always run (cancelled)
   std::string ptxas;          // offline: assemble the PTX with this ptxas ("" = don't)
   std::string libdevice;      // "" = the toolchain's default
   uint32_t timeoutMs = 10000; // GPU: pipeline timeout for everything but timeout attacks

@@ -46,7 +46,7 @@ options:
                        themselves (for compute-sanitizer); implies --no-concurrent.
                        Alias: --only-contained
   --no-concurrent      skip the two-tenants-at-once phase (GPU)
-  --run-infinite       also run the never-ending kernel last, then exit at once (GPU)
+  --run-infinite       accepted for compatibility: never-ending attacks always run (cancelled)
   --timeout-ms N       pipeline timeout for normal attacks (default 10000; raise it
                        under compute-sanitizer)
   --json FILE          write machine-readable results

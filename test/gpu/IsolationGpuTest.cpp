@@ -87,7 +87,9 @@ TEST_F(RuntimeGpu, ScrubIsOrderedAfterUnfinishedWork) {
 TEST_F(RuntimeGpu, TimeoutOnASpinningKernelLeavesOthersAlone) {
   auto app = load("runtime_kernels.bc");
   ASSERT_TRUE(app);
-  auto spinner = pipeline({.arenaBytes = 4 * MiB, .timeout = milliseconds(200), .name = "spinner"});
+  // The cooperative policy (cancelOnTimeout = false): the kernel keeps running.
+  auto spinner = pipeline({.arenaBytes = 4 * MiB, .timeout = milliseconds(200), .name = "spinner",
+                           .cancelOnTimeout = false});
   auto other = pipeline({.arenaBytes = 16 * MiB, .name = "bystander"});
   ASSERT_TRUE(spinner && other);
   Buffer flag = *spinner->allocate(256), result = *spinner->allocate(256);
@@ -137,7 +139,11 @@ TEST_F(RuntimeGpu, WedgedPipelineIsQuarantinedNotFreed) {
   uint64_t base = 0;
   auto t0 = Clock::now();
   {
-    auto spinner = pipeline({.arenaBytes = 8 * MiB, .timeout = milliseconds(50)});
+    // The cooperative policy (cancelOnTimeout = false: neither the timeout nor the
+    // destruction cancels), destroyed while wedged: its arena is quarantined until the
+    // kernel ends by itself (PreemptionGpuTest covers the cancelling default).
+    auto spinner = pipeline({.arenaBytes = 8 * MiB, .timeout = milliseconds(50),
+                             .cancelOnTimeout = false});
     ASSERT_TRUE(spinner);
     base = spinner->arenaBase();
     Buffer flag = *spinner->allocate(256), result = *spinner->allocate(256);

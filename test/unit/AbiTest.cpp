@@ -76,12 +76,21 @@ std::vector<KernelInfo> infos(const std::vector<tc::KernelSignature> &sigs) {
 } // namespace
 
 TEST(Abi, DescriptorIsTheHiddenParamsInOrder) {
-  static_assert(ATOLL_HIDDEN_PARAM_COUNT == 2);
-  static_assert(ATOLL_HIDDEN_ARENA_BASE_INDEX == 0 && ATOLL_HIDDEN_ARENA_SIZE_INDEX == 1);
+  static_assert(ATOLL_ABI_VERSION == 2);
+  static_assert(ATOLL_HIDDEN_PARAM_COUNT == 3);
+  static_assert(ATOLL_HIDDEN_ARENA_BASE_INDEX == 0 && ATOLL_HIDDEN_ARENA_SIZE_INDEX == 1 &&
+                ATOLL_HIDDEN_CONTROL_INDEX == 2);
   static_assert(offsetof(atoll_arena_descriptor, base) ==
                 ATOLL_HIDDEN_ARENA_BASE_INDEX * ATOLL_HIDDEN_PARAM_BYTES);
   static_assert(offsetof(atoll_arena_descriptor, size) ==
                 ATOLL_HIDDEN_ARENA_SIZE_INDEX * ATOLL_HIDDEN_PARAM_BYTES);
+  static_assert(offsetof(atoll_arena_descriptor, control) ==
+                ATOLL_HIDDEN_CONTROL_INDEX * ATOLL_HIDDEN_PARAM_BYTES);
+  // The control block layout the pass emits its accesses against.
+  static_assert(sizeof(atoll_control_block) == ATOLL_CONTROL_BLOCK_BYTES);
+  static_assert(offsetof(atoll_control_block, cancel) == ATOLL_CONTROL_CANCEL_OFFSET);
+  static_assert(offsetof(atoll_control_block, status) == ATOLL_CONTROL_STATUS_OFFSET);
+  static_assert(offsetof(atoll_control_block, fuel) == ATOLL_CONTROL_FUEL_OFFSET);
   SUCCEED();
 }
 
@@ -108,6 +117,7 @@ TEST(Abi, HardenedKernelsEndWithTheHiddenI64Params) {
                 ATOLL_HIDDEN_ARENA_BASE_NAME);
       EXPECT_EQ(f->getArg(n + ATOLL_HIDDEN_ARENA_SIZE_INDEX)->getName(),
                 ATOLL_HIDDEN_ARENA_SIZE_NAME);
+      EXPECT_EQ(f->getArg(n + ATOLL_HIDDEN_CONTROL_INDEX)->getName(), ATOLL_HIDDEN_CONTROL_NAME);
       EXPECT_EQ(f->getFnAttribute(ATOLL_HARDENED_ATTR).getValueAsString(), modeName);
     }
   }
@@ -153,7 +163,8 @@ TEST(Abi, RuntimePackingMatchesTheHardenedSignature) {
   detail::BlockAllocator alloc(size);
   auto b = *alloc.allocate(4096);
   Buffer buf(1, b.id, b.offset, b.size);
-  detail::ArenaView view{1, base, size, &alloc};
+  constexpr uint64_t control = 0x7f0100000020ull;
+  detail::ArenaView view{1, base, size, &alloc, control};
 
   struct P {
     int32_t a;
@@ -183,6 +194,8 @@ TEST(Abi, RuntimePackingMatchesTheHardenedSignature) {
         EXPECT_EQ(v, base) << k->name;
       else if (name == ATOLL_HIDDEN_ARENA_SIZE_NAME)
         EXPECT_EQ(v, size) << k->name;
+      else if (name == ATOLL_HIDDEN_CONTROL_NAME)
+        EXPECT_EQ(v, control) << k->name;
       else
         ADD_FAILURE() << k->name << ": unexpected hidden parameter '" << name.str() << "'";
     }

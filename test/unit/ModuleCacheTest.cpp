@@ -197,7 +197,8 @@ const char *kPtx = R"(
 	.param .u64 .ptr .align 1 vadd_param_1,
 	.param .u32 vadd_param_2,
 	.param .u64 vadd_param_3,
-	.param .u64 vadd_param_4
+	.param .u64 vadd_param_4,
+	.param .u64 vadd_param_5
 )
 {
 	ret;
@@ -216,7 +217,8 @@ const char *kPtx = R"(
 }
 .visible .entry hidden_only(
 	.param .u64 hidden_only_param_0,
-	.param .u64 hidden_only_param_1
+	.param .u64 hidden_only_param_1,
+	.param .u64 hidden_only_param_2
 )
 {
 	ret;
@@ -234,9 +236,10 @@ KernelInfo info(std::string name, size_t params) {
 TEST(PtxEntries, ParamsOfEachEntry) {
   auto v = ptxEntryParams(kPtx, "vadd");
   ASSERT_TRUE(v);
-  ASSERT_EQ(v->size(), 5u);
+  ASSERT_EQ(v->size(), 6u);
   EXPECT_EQ((*v)[0], ".param .u64 .ptr .align 1 vadd_param_0");
   EXPECT_EQ((*v)[4], ".param .u64 vadd_param_4");
+  EXPECT_EQ((*v)[5], ".param .u64 vadd_param_5");
   auto v2 = ptxEntryParams(kPtx, "vadd2"); // not confused with the prefix "vadd"
   ASSERT_TRUE(v2);
   EXPECT_EQ(v2->size(), 3u);
@@ -250,13 +253,13 @@ TEST(PtxEntries, ParamsOfEachEntry) {
 
 TEST(PtxEntries, HardenedEntriesCarryTheHiddenParams) {
   EXPECT_TRUE(checkHardenedEntries(kPtx, {info("vadd", 3), info("hidden_only", 0)}));
-  // vadd with 5 tenant params would need 7 in the PTX.
+  // vadd with 5 tenant params would need 8 in the PTX.
   Status s = checkHardenedEntries(kPtx, {info("vadd", 5)});
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code(), ErrorCode::CompileError);
   EXPECT_NE(s.error().message().find("not hardened"), std::string::npos);
   // vadd2's last parameter is 32-bit: not a hidden parameter.
-  s = checkHardenedEntries(kPtx, {info("vadd2", 1)});
+  s = checkHardenedEntries(kPtx, {info("vadd2", 0)});
   ASSERT_FALSE(s);
   EXPECT_NE(s.error().message().find("not 64-bit"), std::string::npos);
   s = checkHardenedEntries(kPtx, {info("empty", 0)});

@@ -373,11 +373,12 @@ TEST(ToolchainPTX, VectorAddGivesAnEntryForSm90) {
   EXPECT_NE(PTX.find(".target sm_90"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".address_size 64"), std::string::npos);
   EXPECT_NE(PTX.find(".visible .entry vadd("), std::string::npos) << PTX;
-  // The tenant's four parameters, then the hidden arena base and size.
+  // The tenant's four parameters, then the hidden arena base, size and control block.
   EXPECT_NE(PTX.find(".param .u32 vadd_param_3"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".param .u64 vadd_param_4"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find(".param .u64 vadd_param_5"), std::string::npos) << PTX;
-  EXPECT_EQ(PTX.find("vadd_param_6"), std::string::npos) << PTX;
+  EXPECT_NE(PTX.find(".param .u64 vadd_param_6"), std::string::npos) << PTX;
+  EXPECT_EQ(PTX.find("vadd_param_7"), std::string::npos) << PTX;
   EXPECT_EQ(PTX.find("trap"), std::string::npos) << PTX;
   EXPECT_NE(PTX.find("st.global.b32"), std::string::npos) << PTX;
 }
@@ -467,6 +468,45 @@ TEST(ToolchainPTX, UnreachableAfterOptimisationHasNoTrap) {
   auto C = compileIR(Unreachable, Opts);
   ASSERT_TRUE(!!C) << toString(C.takeError());
   EXPECT_EQ(C->ptx.find("trap"), std::string::npos) << C->ptx;
+}
+
+// The preemption checks survive the whole toolchain (optimisation before the passes,
+// codegen after): a loop gets the cancel poll and the fuel exit in the PTX, a
+// loop-free kernel gets neither, and Preempt = false (benchmarks only) removes them.
+const std::string RegisterSpin = withHeader(R"(
+define ptx_kernel void @spin(ptr %p, i32 %seed) {
+entry:
+  br label %loop
+loop:
+  %v = phi i32 [ %seed, %entry ], [ %v1, %loop ]
+  %v1 = mul i32 %v, 3
+  %c = icmp ne i32 %v1, 0
+  br i1 %c, label %loop, label %exit
+exit:
+  store i32 %v1, ptr %p
+  ret void
+}
+)");
+
+TEST(ToolchainPTX, PreemptionChecksReachThePtx) {
+  auto C = compileIR(RegisterSpin);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_NE(C->ptx.find("ld.volatile.global.b32"), std::string::npos) << C->ptx;
+  EXPECT_NE(C->ptx.find("atom.global.or.b32"), std::string::npos) << C->ptx;
+  EXPECT_NE(C->ptx.find(".param .u64 spin_param_4"), std::string::npos) << C->ptx;
+
+  CompileOptions Off;
+  Off.Preempt = false;
+  auto N = compileIR(RegisterSpin, Off);
+  ASSERT_TRUE(!!N) << toString(N.takeError());
+  EXPECT_EQ(N->ptx.find("ld.volatile.global"), std::string::npos) << N->ptx;
+  EXPECT_EQ(N->ptx.find("atom.global.or"), std::string::npos) << N->ptx;
+  EXPECT_NE(N->ptx.find(".param .u64 spin_param_4"), std::string::npos)
+      << "the ABI is the same without the checks";
+
+  auto V = compileIR(VecAdd);
+  ASSERT_TRUE(!!V) << toString(V.takeError());
+  EXPECT_EQ(V->ptx.find("ld.volatile.global"), std::string::npos) << "no loop, no check";
 }
 
 TEST(ToolchainPTX, BackendFatalErrorIsCompileErrorNotExit) {

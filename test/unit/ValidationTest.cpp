@@ -35,7 +35,8 @@ KernelInfo kernel(std::string name, std::vector<ParamInfo> params) {
 
 struct Fixture : ::testing::Test {
   BlockAllocator alloc{kArena};
-  ArenaView view{kPipeline, kBase, kArena, &alloc};
+  static constexpr uint64_t kControl = 0x7f0200000040ull;
+  ArenaView view{kPipeline, kBase, kArena, &alloc, kControl};
   Buffer make(uint64_t bytes) {
     auto b = alloc.allocate(bytes);
     EXPECT_TRUE(b);
@@ -74,6 +75,9 @@ TEST_F(Validation, PacksPointersScalarsAndHiddenParamsInAbiOrder) {
   EXPECT_EQ(pack.hidden().size, kArena);
   EXPECT_EQ(p[4 + ATOLL_HIDDEN_ARENA_BASE_INDEX], &pack.hidden().base);
   EXPECT_EQ(p[4 + ATOLL_HIDDEN_ARENA_SIZE_INDEX], &pack.hidden().size);
+  // ABI v2: the control block's address last.
+  EXPECT_EQ(u64At(p[4 + ATOLL_HIDDEN_CONTROL_INDEX]), kControl);
+  EXPECT_EQ(p[4 + ATOLL_HIDDEN_CONTROL_INDEX], &pack.hidden().control);
 }
 
 TEST_F(Validation, KernelWithoutParamsGetsOnlyTheHiddenOnes) {
@@ -82,6 +86,7 @@ TEST_F(Validation, KernelWithoutParamsGetsOnlyTheHiddenOnes) {
   ASSERT_EQ(pack.count(), ATOLL_HIDDEN_PARAM_COUNT);
   EXPECT_EQ(u64At(pack.pointers()[ATOLL_HIDDEN_ARENA_BASE_INDEX]), kBase);
   EXPECT_EQ(u64At(pack.pointers()[ATOLL_HIDDEN_ARENA_SIZE_INDEX]), kArena);
+  EXPECT_EQ(u64At(pack.pointers()[ATOLL_HIDDEN_CONTROL_INDEX]), kControl);
 }
 
 TEST_F(Validation, WrongArgumentCountIsInvalidLaunch) {

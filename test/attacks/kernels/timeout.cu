@@ -15,3 +15,53 @@ extern "C" __global__ void spin_forever(u32 *flag) {
   while (*(volatile u32 *)flag == 0)
     ;
 }
+
+// --- never-ending kernels that the preemption checks must end (issue 15) ---------------
+
+// Spins on registers (v stays odd, so never 0; the compiler cannot know). The store
+// that never happens keeps C++'s forward-progress rule from deleting the loop.
+extern "C" __global__ void spin_register(u32 *out, u32 seed) {
+  u32 v = seed | 1u;
+  while (v != 0) {
+    v = v * 3u + 2u;
+    if (v == 0x12345678u) // even: never
+      out[gtid()] = v;
+  }
+}
+
+// Nested loops: an inner register loop inside an outer loop on a flag nobody sets.
+extern "C" __global__ void spin_nested(u32 *flag, u32 *out) {
+  u32 acc = 1;
+  while (*(volatile u32 *)flag == 0)
+    for (u32 i = 0; i < 100000; ++i)
+      acc = acc * 3u + i;
+  out[gtid()] = acc;
+}
+
+// Sleeps 1 ms per iteration (the longest nanosleep) waiting for a flag.
+extern "C" __global__ void spin_sleep(u32 *flag) {
+  while (*(volatile u32 *)flag == 0)
+    __nvvm_nanosleep(1000000); // the intrinsic (the header's inline asm is refused)
+}
+
+// Every thread of the block meets at __syncthreads() in each iteration: a cancelled
+// block must not deadlock at the barrier (threads leave at different iterations).
+extern "C" __global__ void spin_barrier(u32 *flag) {
+  while (*(volatile u32 *)flag == 0)
+    __syncthreads();
+}
+
+// An irreducible cycle: two entries (a and b), chosen by the seed's low bit.
+extern "C" __global__ void spin_irreducible(u32 *out, u32 seed) {
+  u32 v = seed | 1u;
+  if (seed & 2u)
+    goto b;
+a:
+  v = v * 3u + 2u;
+b:
+  v = v * 5u + 4u;
+  if (v == 0x12345678u) // even: never (keeps the loop, see spin_register)
+    out[gtid()] = v;
+  if (v != 0)
+    goto a;
+}

@@ -31,7 +31,7 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; Entry block: the mask saturated at 0xFFFFFFFF, the window (mask + 1), the
 ; 2 MiB-aligned base, the 32-bit mask and its per-alignment variants, and the
 ; 32-bit limit of the 16-byte align-4 load.
-; CHECK-LABEL: define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK-LABEL: define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; CHECK-NEXT:    [[SM1:%.*]] = sub i64 %__atoll_arena_size, 1
 ; CHECK-NEXT:    %atoll.arena.mask = call i64 @llvm.umin.i64(i64 [[SM1]], i64 4294967295)
 ; CHECK-NEXT:    %atoll.arena.window = add i64 %atoll.arena.mask, 1

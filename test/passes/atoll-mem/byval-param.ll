@@ -22,7 +22,7 @@ define ptx_kernel void @by_value(ptr byval(%struct.S) align 4 %s, i64 %i, ptr %o
   ret void
 }
 
-; CHECK-LABEL: define ptx_kernel void @by_value(ptr byval(%struct.S) align 4 %s, i64 %i, ptr %out, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK-LABEL: define ptx_kernel void @by_value(ptr byval(%struct.S) align 4 %s, i64 %i, ptr %out, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %p = getelementptr [8 x i32], ptr %s, i64 0, i64 %i
 ; The offset comes from the GEP's index (no address round trip), is clamped in

@@ -20,7 +20,7 @@ __global__ void apply(Params p, const float *in, float *out, int n) {
 // VERBOSE-NEXT: atoll-mem: _Z5apply6ParamsPKfPfi: param load proven-safe: constant offset inside its object
 // VERBOSE-NEXT: atoll-mem: _Z5apply6ParamsPKfPfi: global store confined: into the arena (mask)
 
-// CHECK:       define {{.*}}ptx_kernel void @_Z5apply6ParamsPKfPfi(ptr noundef readonly byval(%struct.Params) align 4 captures(none) [[P:%[0-9]+]], ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+// CHECK:       define {{.*}}ptx_kernel void @_Z5apply6ParamsPKfPfi(ptr noundef readonly byval(%struct.Params) align 4 captures(none) [[P:%[0-9]+]], ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 // CHECK:         [[G:%.*]] = getelementptr inbounds nuw float, ptr [[P]], i64 [[I:%.*]]
 // CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32

@@ -31,7 +31,7 @@ __global__ void kernel(const float *in, float *out) {
 // CHECK-NOT:   define {{.*}}@_Z7load_at
 // CHECK-NOT:   define {{.*}}@_Z5stash
 // CHECK-NOT:   define {{.*}}@_Z4pick
-// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6kernelPKfPf(ptr {{.*}}, ptr {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6kernelPKfPf(ptr {{.*}}, ptr {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 // CHECK-NOT:     call {{.*}}@_Z
 // CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 252)
 // CHECK-NOT:   define {{.*}}@_Z7load_at

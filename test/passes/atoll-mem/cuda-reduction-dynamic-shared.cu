@@ -5,7 +5,9 @@
 // RUN: %clang-cuda %s -o %t.bc
 // RUN: %opt-atoll -passes='atoll-mem<verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
 // RUN: llvm-dis %t.hard.bc -o - | FileCheck %s
-// RUN: %llc-sm90 %t.hard.bc -o - | FileCheck %s --check-prefix=PTX
+// The PTX layout checks are about confinement: without preemption checks (tested in
+// preempt-*.ll), which would sit between the loop and the atomic.
+// RUN: %opt-atoll -passes='atoll-mem<preempt=off>' %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 // RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX-MOD
 
 __global__ void reduce(const float *in, float *out, int n) {

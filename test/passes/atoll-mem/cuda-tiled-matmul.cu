@@ -37,7 +37,7 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // clamp is not used), but the shared memory is still zeroed.
 // CHECK: @_ZZ6matmulPKfS0_PfiE2As = internal unnamed_addr addrspace(3) global [16 x [16 x float]] undef, align 16
 // CHECK-NOT: @__atoll_smem_pad
-// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6matmulPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6matmulPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 // CHECK-NOT:     __atoll_smem_pad
 // CHECK:       atoll.zero.done:
 // CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)

@@ -17,7 +17,7 @@ __global__ void vadd(const float *a, const float *b, float *c, int n) {
 // VERBOSE-NEXT:    atoll-mem: _Z4vaddPKfS0_Pfi: global store confined: into the arena (mask)
 // VERBOSE-NOT:     atoll-mem:
 
-// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z4vaddPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+// CHECK-LABEL: define {{.*}}ptx_kernel void @_Z4vaddPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 // CHECK-COUNT-2: load float, ptr {{%.*}}, align 4
 // CHECK:         store float {{%.*}}, ptr {{%.*}}, align 4
 // CHECK:       attributes #{{[0-9]+}} = { {{.*}}"atoll-hardened"="mask-based"

@@ -9,7 +9,7 @@
 
 ; REFUSED: error: attack.cu:12:7: atoll-mem: refused in '_Z6attackPi': atomic on local memory (undefined in PTX): %o = atomicrmw add ptr %a, i32 1 monotonic, align 4
 ; INLINED: error: helpers.cuh:3:5: atoll-mem: refused in 'kern': trap: a trap faults the shared CUDA context (use an early return): call void @llvm.trap()
-; OK:       define ptx_kernel void @ok(ptr %p, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size) {{.*}}!dbg [[SP:![0-9]+]]
+; OK:       define ptx_kernel void @ok(ptr %p, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) {{.*}}!dbg [[SP:![0-9]+]]
 ; OK:         store i32 7, ptr {{%.*}}, align 4, !dbg [[LOC:![0-9]+]]
 ; OK:       [[SP]] = distinct !DISubprogram(name: "ok"
 ; OK:       [[LOC]] = !DILocation(line: 4, column: 9

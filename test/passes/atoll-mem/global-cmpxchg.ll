@@ -16,7 +16,7 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
   ret void
 }
 
-; MASK-LABEL: define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; MASK-LABEL: define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; MASK:         %slot = getelementptr i32, ptr %l, i64 %i
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %slot to i64
 ; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32

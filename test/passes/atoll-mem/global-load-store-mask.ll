@@ -20,7 +20,7 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
   ret void
 }
 
-; CHECK-LABEL: define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK-LABEL: define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; CHECK-NEXT:    [[SM1:%.*]] = sub i64 %__atoll_arena_size, 1
 ; CHECK-NEXT:    %atoll.arena.mask = call i64 @llvm.umin.i64(i64 [[SM1]], i64 4294967295)
 ; CHECK-NEXT:    %atoll.arena.window = add i64 %atoll.arena.mask, 1

@@ -20,7 +20,7 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
   ret void
 }
 
-; CHECK-LABEL: define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size) #0
+; CHECK-LABEL: define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0
 ; CHECK-NEXT:    [[LIM4:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; CHECK-NEXT:    [[LIM8:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 8
 ; CHECK-NEXT:    br label %atoll.body

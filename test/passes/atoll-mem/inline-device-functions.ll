@@ -36,7 +36,7 @@ define ptx_kernel void @kern(ptr %in, ptr %out, i64 %i) {
 
 ; CHECK-NOT:   define {{.*}} @leaf
 ; CHECK-NOT:   define {{.*}} @middle
-; CHECK-LABEL: define ptx_kernel void @kern(ptr %in, ptr %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK-LABEL: define ptx_kernel void @kern(ptr %in, ptr %out, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; CHECK-NOT:     call float
 ; The leaf's load through the kernel's pointer: arena.
 ; CHECK:         [[O:%.*]] = and i32 {{%.*}}, %atoll.arena.mask.a4

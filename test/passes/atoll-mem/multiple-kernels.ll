@@ -30,13 +30,13 @@ define ptx_kernel void @on_tile(i64 %i) {
 ; The tile is a static object: no shared pad (only the window clamp needs it).
 ; CHECK-NOT:   @__atoll_smem_pad
 ; CHECK-NOT:   define internal void @bump
-; CHECK:       define ptx_kernel void @on_buffer(ptr %buf, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size) #[[A:[0-9]+]]
+; CHECK:       define ptx_kernel void @on_buffer(ptr %buf, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #[[A:[0-9]+]]
 ; CHECK-NOT:     smem
 ; CHECK:         and i32 {{%.*}}, %atoll.arena.mask.a4
 ; CHECK:         load i32
 ; CHECK:         and i32 {{%.*}}, %atoll.arena.mask.a4
 ; CHECK:         store i32
-; CHECK:       define ptx_kernel void @on_tile(i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size) #[[A]]
+; CHECK:       define ptx_kernel void @on_tile(i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #[[A]]
 ; CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 28)
 ; CHECK:         load i32

@@ -26,7 +26,7 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 }
 
 ; CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
-; CHECK-LABEL: define ptx_kernel void @window(i64 %i, ptr %gp, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK-LABEL: define ptx_kernel void @window(i64 %i, ptr %gp, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; CHECK:         %atoll.smem.cap = call i32 asm "mov.u32 $0, %reserved_smem_offset_cap;", "=r"()
 ; CHECK-NEXT:    %atoll.smem.lo = zext i32 %atoll.smem.cap to i64
 ; CHECK-NEXT:    [[DSZ:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()

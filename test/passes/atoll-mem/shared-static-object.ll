@@ -30,7 +30,7 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; Only static objects: no shared pad (that is for the window clamp).
 ; CHECK-NOT: @__atoll_smem_pad
 
-; CHECK-LABEL: define ptx_kernel void @shared_obj(i64 %i, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; CHECK-LABEL: define ptx_kernel void @shared_obj(i64 %i, float %x, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; CHECK:       atoll.body:
 ; 4 bytes in the 256-byte @buf: offset <= 252, 4-aligned.
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @buf, i64 %i

@@ -1,0 +1,196 @@
+// Preemption checks (ABI v2): every edge that closes a CFG cycle gets a check that
+// makes the thread leave the kernel when the pipeline's control block says so
+// (cancel) or when the thread's fuel is spent. Runs inside atoll-mem after
+// confinement and zero-init, so its own loads of the control block (through the
+// hidden parameter, outside every arena) are never confined and never go through a
+// tenant pointer. docs/passes.md "Preemption" has the rules.
+//
+// Why every cycle is covered: CycleInfo builds the cycle forest of the whole CFG,
+// irreducible cycles included. A closed walk lies in some top-level cycle C; either it
+// passes C's header, and then the edge into the header comes from inside C and is a
+// checked edge, or it avoids the header and so lies in a child cycle (the SCCs of C
+// without its header); by induction it takes a checked edge. So a thread cannot run
+// unboundedly without passing checks (recursion is refused; calls are inlined).
+//
+// Cost: the fast path of a check is one register decrement and compare; every 2^k-th
+// edge (poll-shift=k) reads the cancel word with a volatile load and accounts fuel.
+// Cycles that wait (nanosleep, volatile memory accesses, inline asm) also read the
+// cancel word on every edge: their iterations are slow anyway and a sleeping loop
+// would otherwise take 2^k sleeps to notice a cancel.
+#include "Preemption.h"
+
+#include "atoll/abi.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#define DEBUG_TYPE "atoll-preempt"
+
+using namespace llvm;
+
+STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
+STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
+
+namespace Atoll {
+
+namespace {
+
+/// True when the cycle looks like a wait: it sleeps (nanosleep, inline asm) or polls
+/// memory with volatile accesses. Such cycles read the cancel word on every edge.
+/// Atomics are not included: they are common in hot compute loops (histograms,
+/// reductions), and an atomic spin iteration is short enough for the counted check.
+bool cycleWaits(const CycleInfo::CycleT &C) {
+  for (BasicBlock *BB : C.blocks())
+    for (Instruction &I : *BB) {
+      if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isVolatile())
+        return true;
+      if (auto *SI = dyn_cast<StoreInst>(&I); SI && SI->isVolatile())
+        return true;
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (CB->isInlineAsm())
+          return true;
+        if (Function *F = CB->getCalledFunction())
+          if (F->getName().starts_with("llvm.nvvm.nanosleep"))
+            return true;
+      }
+    }
+  return false;
+}
+
+} // namespace
+
+bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &Opts,
+                            const RefuseFn &Refuse) {
+  if (!Opts.Enabled)
+    return true;
+  CycleInfo CI;
+  CI.compute(F);
+
+  struct Site {
+    BasicBlock *Header;
+    SmallVector<BasicBlock *, 4> Latches;
+    bool Eager;
+  };
+  SmallVector<Site, 8> Sites;
+  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
+  while (!Work.empty()) {
+    const CycleInfo::CycleT *C = Work.pop_back_val();
+    append_range(Work, C->children());
+    Site S{C->getHeader(), {}, cycleWaits(*C)};
+    for (BasicBlock *P : predecessors(S.Header))
+      if (C->contains(P) && !is_contained(S.Latches, P)) {
+        if (!isa<BranchInst, SwitchInst>(P->getTerminator())) {
+          Refuse(F, P->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+                 "a cycle is closed by a terminator that cannot take a preemption check");
+          return false;
+        }
+        S.Latches.push_back(P);
+      }
+    Sites.push_back(std::move(S));
+  }
+  if (Sites.empty())
+    return true; // loop-free: no check, no control-block access
+
+  LLVMContext &Ctx = F.getContext();
+  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  const uint64_t Interval = uint64_t(1) << Opts.PollShift;
+
+  // Per-thread state in two allocas, promoted to registers below.
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+  AllocaInst *Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
+  AllocaInst *Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
+  // Initialisation at the end of the entry block (it dominates every cycle).
+  EB.SetInsertPoint(Entry.getTerminator());
+  Value *CtrlPtr = EB.CreateIntToPtr(Control, PointerType::get(Ctx, 1), "atoll.ctrl");
+  Value *CancelPtr = CtrlPtr; // offset ATOLL_CONTROL_CANCEL_OFFSET == 0
+  static_assert(ATOLL_CONTROL_CANCEL_OFFSET == 0);
+  Value *StatusPtr =
+      EB.CreateConstInBoundsGEP1_64(Type::getInt8Ty(Ctx), CtrlPtr, ATOLL_CONTROL_STATUS_OFFSET,
+                                    "atoll.ctrl.status");
+  Value *FuelPtr = EB.CreateConstInBoundsGEP1_64(Type::getInt8Ty(Ctx), CtrlPtr,
+                                                 ATOLL_CONTROL_FUEL_OFFSET, "atoll.ctrl.fuel");
+  Value *Budget = EB.CreateAlignedLoad(I64, FuelPtr, Align(8), "atoll.fuel");
+  // 0 = unlimited: 2^64-1 edges never run out.
+  Value *Unlimited = EB.CreateICmpEQ(Budget, EB.getInt64(0));
+  Budget = EB.CreateSelect(Unlimited, EB.getInt64(~uint64_t(0)), Budget, "atoll.fuel.budget");
+  Value *First = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(Interval));
+  EB.CreateStore(EB.CreateTrunc(First, I32), Count);
+  EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
+
+  // One exit block per kernel: sets the fuel bit when asked, then returns.
+  BasicBlock *FuelOut = BasicBlock::Create(Ctx, "atoll.fuel.exhausted", &F);
+  BasicBlock *Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
+  {
+    IRBuilder<> B(FuelOut);
+    B.CreateAtomicRMW(AtomicRMWInst::Or, StatusPtr, B.getInt32(ATOLL_STATUS_FUEL_EXHAUSTED),
+                      Align(4), AtomicOrdering::Monotonic);
+    B.CreateBr(Leave);
+    B.SetInsertPoint(Leave);
+    B.CreateRetVoid();
+  }
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  auto PollCancel = [&](IRBuilder<> &B) {
+    LoadInst *W = B.CreateAlignedLoad(I32, CancelPtr, Align(4), /*isVolatile=*/true,
+                                      "atoll.cancel");
+    return B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled");
+  };
+
+  for (Site &S : Sites) {
+    BasicBlock *Edge = SplitBlockPredecessors(S.Header, S.Latches, ".atoll.backedge");
+    if (!Edge) {
+      Refuse(F, S.Latches.front()->getTerminator(),
+             StateSpace::Unknown, AccessKind::Call,
+             "a cycle-closing edge cannot be split for a preemption check");
+      return false;
+    }
+    ++NumChecks;
+    Instruction *Term = Edge->getTerminator();
+    if (S.Eager) {
+      ++NumEagerChecks;
+      IRBuilder<> B(Term);
+      Value *Cancelled = PollCancel(B);
+      Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Term, false, Unlikely);
+      T->getParent()->setName("atoll.cancel.eager");
+      ReplaceInstWithInst(T, BranchInst::Create(Leave));
+    }
+    // Fast path: count down; every Interval-th edge takes the slow path.
+    IRBuilder<> B(Term);
+    Value *C = B.CreateLoad(I32, Count);
+    Value *C1 = B.CreateSub(C, B.getInt32(1), "atoll.poll.next");
+    B.CreateStore(C1, Count);
+    Value *Due = B.CreateICmpEQ(C1, B.getInt32(0), "atoll.poll.due");
+    Instruction *SlowT = SplitBlockAndInsertIfThen(Due, Term, false, Unlikely);
+    BasicBlock *Slow = SlowT->getParent();
+    Slow->setName("atoll.poll");
+    // Slow path: cancel? fuel left? then refill the counter from the fuel.
+    B.SetInsertPoint(SlowT);
+    Value *Cancelled = PollCancel(B);
+    Instruction *LeaveT = SplitBlockAndInsertIfThen(Cancelled, SlowT, false, Unlikely);
+    ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
+    B.SetInsertPoint(SlowT);
+    Value *Left = B.CreateLoad(I64, Fuel);
+    Value *Spent = B.CreateICmpEQ(Left, B.getInt64(0), "atoll.fuel.spent");
+    Instruction *OutT = SplitBlockAndInsertIfThen(Spent, SlowT, false, Unlikely);
+    ReplaceInstWithInst(OutT, BranchInst::Create(FuelOut));
+    B.SetInsertPoint(SlowT);
+    Value *Chunk = B.CreateBinaryIntrinsic(Intrinsic::umin, Left, B.getInt64(Interval));
+    B.CreateStore(B.CreateTrunc(Chunk, I32), Count);
+    B.CreateStore(B.CreateSub(Left, Chunk), Fuel);
+  }
+
+  DominatorTree DT(F);
+  PromoteMemToReg({Count, Fuel}, DT);
+  return true;
+}
+
+} // namespace Atoll

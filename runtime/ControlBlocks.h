@@ -1,0 +1,46 @@
+// The runtime's control blocks (abi.h atoll_control_block): one slot per pipeline in a
+// single runtime-owned device allocation that is never part of any arena (so no
+// tenant access can reach it), and the runtime's own non-blocking stream on which
+// cancel words are set without waiting behind any tenant's stream.
+#pragma once
+
+#include "atoll/error.h"
+#include "cuda/DriverApi.h"
+
+#include <mutex>
+#include <vector>
+
+namespace Atoll::detail {
+
+struct RuntimeState;
+
+class ControlBlocks {
+public:
+  static constexpr uint32_t kSlots = 16384; // 512 KiB of control blocks
+
+  explicit ControlBlocks(RuntimeState &state) : state_(state) {}
+  ControlBlocks(const ControlBlocks &) = delete;
+  ControlBlocks &operator=(const ControlBlocks &) = delete;
+
+  /// A slot's device address (allocating the block and the stream on first use).
+  /// The caller zeroes it on its own stream before the first launch.
+  /// CapacityExceeded when every slot is taken.
+  Result<uint64_t> acquire();
+  /// idle: no kernel can still read the slot, so it is reused; otherwise it is
+  /// never handed out again (32 bytes; a cancelled kernel may still be leaving).
+  void release(uint64_t slot, bool idle) noexcept;
+  /// The runtime's control stream (valid after a successful acquire).
+  CUstream stream() const noexcept { return stream_; }
+  /// Frees the device memory and the stream (context current, no work running).
+  void shutdown() noexcept;
+
+private:
+  RuntimeState &state_;
+  std::mutex mutex_;
+  CUdeviceptr base_ = 0;
+  CUstream stream_ = nullptr;
+  uint32_t next_ = 0;
+  std::vector<uint32_t> free_;
+};
+
+} // namespace Atoll::detail
