@@ -150,17 +150,14 @@ std::string checkBarrier(std::string_view opcode, const std::vector<std::string_
     return "barrier id '" + ops[idIndex] + "' is neither an immediate nor a register";
   if (id && *id >= 16)
     return "barrier id " + std::to_string(*id) + " is not below 16";
-  if (ops.size() == minOps + 1) {
-    const std::string &c = ops[idIndex + 1];
-    auto count = immediate(c);
-    if (!count)
-      return "barrier thread count '" + c + "' is not an immediate";
-    if (*count == 0 || *count % 32 != 0 || *count > 1024)
-      return "barrier thread count " + std::to_string(*count) +
-             " is not a multiple of 32 in 32..1024";
-  } else if (std::find(mods.begin(), mods.end(), "arrive") != mods.end()) {
+  // An explicit thread count never completes once a thread it counts has exited
+  // (an early return, a cancelled kernel), and waiting threads cannot be cancelled:
+  // atoll-mem refuses every such barrier; so does the validator (bar.arrive always
+  // has one).
+  if (ops.size() == minOps + 1)
+    return "barrier with an explicit thread count '" + ops[idIndex + 1] + "'";
+  if (std::find(mods.begin(), mods.end(), "arrive") != mods.end())
     return "'" + std::string(opcode) + "' without a thread count";
-  }
   return {};
 }
 
@@ -636,6 +633,13 @@ private:
       return;
     const std::string &dst = ops[0];
     auto base = opcode.substr(0, opcode.find('.'));
+    // Instructions whose first operand is read, not written. Anything else counts
+    // as writing its first operand (a wrong guess only refuses more).
+    static const std::set<std::string_view> kNoDestination = {
+        "bar", "barrier", "st", "red", "bra", "ret", "exit", "membar", "fence", "cp",
+        "nanosleep", "stmatrix", "prefetch"};
+    if (kNoDestination.count(base))
+      return;
     if (isRegisterName(dst)) {
       bool below16 = false;
       if ((opcode == "and.b32" && ops.size() == 3) ||

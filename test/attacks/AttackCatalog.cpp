@@ -629,13 +629,14 @@ std::vector<Attack> buildAttacks() {
   add(contained("sync_warp_masks_partial", "sync", "sync",
                 "the same in a 48-thread CTA (the second warp is partial)",
                 {L("sync_warp_masks", {u32(0xffffffffu), u32(0), atkB()}, {2}, {48})}));
-  add(contained1("sync_sleep_cluster", "sync", "sync",
-                 "nanosleep(0xffffffff) (at most 1 ms by the ISA) and the cluster special "
-                 "registers of a launch without a cluster",
-                 {u32(0xffffffffu), atkB()}));
+  add(contained1("sync_sleep", "sync", "sync",
+                 "nanosleep(0xffffffff) (at most 1 ms by the ISA)", {u32(0xffffffffu), atkB()}));
+  add(refused("cluster_sreg", "sync", "refuse_cluster_sreg",
+              "the cluster special registers of a launch without a cluster",
+              "cluster special register"));
   add(refused("bar_count", "sync", "refuse_bar_count",
               "barrier.sync with a run-time thread count (33 faults, 1056 hangs)",
-              "barrier thread count is not a constant"));
+              "a barrier with an explicit thread count is not supported"));
   add(refused("bar_id_const", "sync", "refuse_bar_id_const", "barrier.sync 16 (a constant id)",
               "barrier id 16 is out of range"));
   add(refused("cluster_barrier", "sync", "refuse_sync_cluster",

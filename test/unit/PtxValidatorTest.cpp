@@ -110,8 +110,8 @@ TEST(PtxValidator, AcceptsTheFormsOfHardenedKernels) {
 	activemask.b32 	%r1;
 	bar.sync 	0;
 	barrier.sync 	0;
-	barrier.sync.aligned 	1, 64;
-	bar.arrive 	15, 1024;
+	barrier.sync.aligned 	1;
+	bar.sync 	15;
 	bar.red.popc.u32 	%r1, 2, %p1;
 	bar.warp.sync 	-1;
 	membar.gl;
@@ -349,28 +349,28 @@ TEST(PtxValidator, RefusesTextureSurfaceAndOthers) {
 TEST(PtxValidator, BarriersNeedInRangeImmediates) {
   // A register id is accepted only when every definition confines it below 16.
   expectRefusedBody("bar.sync %r1;", "barrier id register '%r1' is not confined below 16");
-  expectRefusedBody("barrier.sync.aligned %r1, 64;",
+  expectRefusedBody("barrier.sync.aligned %r1;",
                     "barrier id register '%r1' is not confined below 16");
   expectRefusedBody("bar.sync {%r1};", "neither an immediate nor a register");
-  expectRefusedBody("bar.sync 0, %r2;", "barrier thread count '%r2' is not an immediate");
+  expectRefusedBody("bar.sync 0, %r2;", "barrier with an explicit thread count '%r2'");
   expectRefusedBody("bar.sync 16;", "barrier id 16 is not below 16");
   expectRefusedBody("barrier.sync 0x10;", "barrier id 16 is not below 16");
-  expectRefusedBody("bar.sync 1, 48;", "not a multiple of 32");
-  expectRefusedBody("bar.sync 1, 0;", "not a multiple of 32");
-  expectRefusedBody("bar.sync 1, 2048;", "not a multiple of 32 in 32..1024");
+  expectRefusedBody("bar.sync 1, 48;", "barrier with an explicit thread count '48'");
+  expectRefusedBody("bar.sync 1, 64;", "barrier with an explicit thread count '64'");
+  expectRefusedBody("bar.sync 1, 2048;", "explicit thread count");
   expectRefusedBody("bar.arrive 1;", "without a thread count");
   expectRefusedBody("bar.red.popc.u32 %r1, %r2, %p1;",
                     "barrier id register '%r2' is not confined below 16");
   expectRefusedBody("bar.red.and.pred %p2, 1, %r3, %p1;",
-                    "barrier thread count '%r3' is not an immediate");
-  expectRefusedBody("bar.sync -1;", "is not an immediate");
+                    "barrier with an explicit thread count '%r3'");
+  expectRefusedBody("bar.sync -1;", "is neither an immediate nor a register");
 }
 
 // atoll-mem confines a run-time barrier id with `and.b32 %r, x, 15`: accepted only
 // when every definition of the register is such a confinement.
 TEST(PtxValidator, BarrierIdRegisterMustBeConfined) {
   EXPECT_EQ(check(module("\tand.b32 \t%r5, %r4, 15;\n\tbar.sync \t%r5;")), "");
-  EXPECT_EQ(check(module("\tand.b32 \t%r5, %r4, 15;\n\tbarrier.sync.aligned \t%r5, 64;")), "");
+  EXPECT_EQ(check(module("\tand.b32 \t%r5, %r4, 15;\n\tbarrier.sync.aligned \t%r5;")), "");
   EXPECT_EQ(check(module("\tmov.u32 \t%r5, 3;\n\tbar.red.popc.u32 \t%r1, %r5, %p1;")), "");
   // A second definition that is not a confinement, before or after the barrier.
   std::string later = module("\tand.b32 \t%r5, %r4, 15;\n\tbar.sync \t%r5;\n\tadd.s32 \t%r5, %r5, 16;");

@@ -3,7 +3,7 @@
 ; address arrives as a parameter that "promises" range [0, 4096) and alignment,
 ; an llvm.assume says it is in range and dereferenceable, and the index into a
 ; 16-word stack array "promises" range [0, 16) while the tenant passes 2^20.
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 define ptx_kernel void @facts_fold_clamp(i64 noundef range(i64 0, 4096) %victim,

@@ -26,12 +26,16 @@ exit:
 
 define ptx_kernel void @residue_vector_probe(ptr %out, i32 %a) {
 entry:
+  ; The index goes through a volatile slot: opaque to the optimiser, which would
+  ; otherwise fold the extract of a vector with undefined lanes.
+  %slot = alloca i32, align 4
   %v = insertelement <1024 x i32> poison, i32 %a, i32 0
   br label %loop
 loop:
   %i = phi i32 [ 1, %entry ], [ %n, %loop ]
   %acc = phi i32 [ 0, %entry ], [ %acc2, %loop ]
-  %iv = call i32 asm sideeffect "mov.u32 $0, $1;", "=r,r"(i32 %i)
+  store volatile i32 %i, ptr %slot, align 4
+  %iv = load volatile i32, ptr %slot, align 4
   %e = extractelement <1024 x i32> %v, i32 %iv
   %acc2 = or i32 %acc, %e
   %n = add nuw nsw i32 %i, 1

@@ -38,12 +38,8 @@ extern "C" __global__ void sync_warp_masks(u32 all, u32 zero, u32 *out) {
   out[gtid()] = acc;
 }
 
-// nanosleep with the largest value (the ISA bounds the sleep at 1 ms) and the
-// cluster special registers of a launch without a cluster (measured: no fault).
-extern "C" __global__ void sync_sleep_cluster(u32 ns, u32 *out) {
+// nanosleep with the largest value (the ISA bounds the sleep at 1 ms).
+extern "C" __global__ void sync_sleep(u32 ns, u32 *out) {
   __nvvm_nanosleep(ns); // CUDA's __nanosleep is inline asm; this is the intrinsic
-  u32 c = __nvvm_read_ptx_sreg_clusterid_x() | (__nvvm_read_ptx_sreg_cluster_ctarank() << 8) |
-          (__nvvm_read_ptx_sreg_cluster_nctarank() << 16) |
-          (__nvvm_read_ptx_sreg_nclusterid_x() << 24);
-  out[gtid()] = c;
+  out[gtid()] = ns;
 }

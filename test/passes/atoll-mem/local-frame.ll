@@ -29,7 +29,8 @@
 ; SEL-NEXT:    [[Q:%.*]] = ptrtoint ptr %q to i64
 ; SEL-NEXT:    [[O:%.*]] = sub i64 [[Q]], [[F]]
 ; SEL-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
-; SEL-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 44)
+; SEL-NEXT:    [[OP:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])
+; SEL-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[OP]], i32 44)
 ; SEL-NEXT:    [[A:%.*]] = and i32 [[C]], -4
 ; SEL-NEXT:    [[Z:%.*]] = zext i32 [[A]] to i64
 ; SEL-NEXT:    [[P:%.*]] = getelementptr i8, ptr %atoll.frame, i64 [[Z]]
@@ -59,7 +60,7 @@ declare void @llvm.lifetime.end.p0(ptr)
 ; A pointer walking a phi across two arrays, in a loop.
 ; LOOP-LABEL: define ptx_kernel void @walk(
 ; LOOP:         %atoll.frame = alloca [96 x i8], align 4
-; LOOP:         %p = phi ptr [ %a, %{{.*}} ], [ %next, %loop ]
+; LOOP:         %p = phi ptr [ %a, %{{.*}} ], [ %next, %{{.*}} ]
 ; LOOP:         getelementptr i8, ptr %atoll.frame, i64
 ; LOOP-NEXT:    store i32 %n, ptr
 

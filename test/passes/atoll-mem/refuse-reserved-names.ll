@@ -28,11 +28,11 @@
 ; KERNEL: error: atoll-mem: refused in '__atoll_kernel': the name is reserved
 
 ; ALLOWED: @x__atoll_smem_pad = internal addrspace(3) global
-; ALLOWED: define ptx_kernel void @k(ptr %my__atoll, i32 %__ATOLL_x, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; ALLOWED: define ptx_kernel void @k(ptr %my__atoll, i32 %__ATOLL_x, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 
 ; HELPERS: @__atoll_dyn_smem = external addrspace(3) global [0 x i8], align 4
 ; HELPERS: @__atoll_smem_pad = internal addrspace(3) global
-; HELPERS: define ptx_kernel void @k(ptr %p, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size)
+; HELPERS: define ptx_kernel void @k(ptr %p, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 
 ;--- allowed.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

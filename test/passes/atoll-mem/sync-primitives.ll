@@ -2,7 +2,8 @@
 ; run-time barrier id is confined to 0..15 (id & 15), and a run-time warp member
 ; mask always names the executing thread (mask | %lanemask_eq): on sm_90 a mask
 ; without the caller is an illegal-instruction fault. Constants in range, the
-; full mask, nanosleep and the cluster special registers are left as they are.
+; full mask and nanosleep are left as they are (explicit thread
+; counts, elect.sync and the cluster registers are refused: sync-refusals.ll).
 ; Operands are frozen first (a poison mask or id would otherwise stay poison),
 ; and undef, poison and constant expressions are confined like run-time values.
 ; Legacy barrier names (llvm.nvvm.bar.sync, barrier.n, ...) are upgraded to
@@ -16,8 +17,6 @@ target triple = "nvptx64-nvidia-cuda"
 
 define ptx_kernel void @barriers(i32 %id, i1 %p, ptr %out) {
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 %id)
-  call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 3, i32 64)
-  call void @llvm.nvvm.barrier.cta.arrive.count(i32 %id, i32 1024)
   %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 %id, i1 %p)
   call void @llvm.nvvm.bar.sync(i32 %id)
   call void @llvm.nvvm.barrier.cta.sync.all(i32 15)
@@ -29,10 +28,6 @@ define ptx_kernel void @barriers(i32 %id, i1 %p, ptr %out) {
 ; CHECK:         [[FR0:%.*]] = freeze i32 %id
 ; CHECK-NEXT:    [[ID0:%.*]] = and i32 [[FR0]], 15
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID0]])
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 3, i32 64)
-; CHECK-NEXT:    [[FR1:%.*]] = freeze i32 %id
-; CHECK-NEXT:    [[ID1:%.*]] = and i32 [[FR1]], 15
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.arrive.count(i32 [[ID1]], i32 1024)
 ; CHECK-NEXT:    [[FR2:%.*]] = freeze i32 %id
 ; CHECK-NEXT:    [[ID2:%.*]] = and i32 [[FR2]], 15
 ; CHECK-NEXT:    %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 [[ID2]], i1 %p)
@@ -44,7 +39,6 @@ define ptx_kernel void @barriers(i32 %id, i1 %p, ptr %out) {
 ; PTX-LABEL: .entry barriers(
 ; PTX:         and.b32 [[R:%r[0-9]+]], {{%r[0-9]+}}, 15;
 ; PTX:         bar.sync [[R]];
-; PTX:         bar.sync 3, 64;
 
 define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
   %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %v, i32 %v, i32 %v)
@@ -53,13 +47,11 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
   %d = call i32 @llvm.nvvm.match.any.sync.i64(i32 %mask, i64 %w)
   %e = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 %mask)
   call void @llvm.nvvm.bar.warp.sync(i32 %mask)
-  %f = call { i32, i1 } @llvm.nvvm.elect.sync(i32 %mask)
   call void @llvm.nvvm.nanosleep(i32 %v)
-  %g = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
   %s0 = add i32 %a, %c
   %s1 = add i32 %s0, %d
   %s2 = add i32 %s1, %e
-  %s3 = add i32 %s2, %g
+  %s3 = add i32 %s2, 0
   %fb = bitcast float %b to i32
   %s4 = add i32 %s3, %fb
   store i32 %s4, ptr %out, align 4
@@ -88,12 +80,7 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; CHECK-NEXT:    [[FM4:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[M4:%.*]] = or i32 [[FM4]], [[L4]]
 ; CHECK-NEXT:    call void @llvm.nvvm.bar.warp.sync(i32 [[M4]])
-; CHECK-NEXT:    [[L5:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[FM5:%.*]] = freeze i32 %mask
-; CHECK-NEXT:    [[M5:%.*]] = or i32 [[FM5]], [[L5]]
-; CHECK-NEXT:    %f = call { i32, i1 } @llvm.nvvm.elect.sync(i32 [[M5]])
 ; CHECK-NEXT:    call void @llvm.nvvm.nanosleep(i32 %v)
-; CHECK-NEXT:    %g = call i32 @llvm.nvvm.read.ptx.sreg.cluster.ctarank()
 
 ; Every mask the PTX hands a warp primitive has the caller's bit (one
 ; %lanemask_eq read feeds an or before each).
@@ -106,7 +93,6 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; PTX:         match.any.sync.b64
 ; PTX:         redux.sync.add.s32
 ; PTX:         bar.warp.sync
-; PTX:         elect.sync
 ; PTX:         nanosleep.u32
 
 @g = external addrspace(3) global i32
@@ -120,26 +106,25 @@ define ptx_kernel void @odd_constants(ptr %out) {
 }
 
 ; CHECK-LABEL: define ptx_kernel void @odd_constants(
-; CHECK:         [[P0:%.*]] = freeze i32 poison
+; CHECK:         [[P0:%.*]] = freeze i32 0
 ; CHECK-NEXT:    [[I0:%.*]] = and i32 [[P0]], 15
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[I0]])
 ; CHECK-NEXT:    [[P1:%.*]] = freeze i32 ptrtoint (ptr addrspace(3) @g to i32)
 ; CHECK-NEXT:    [[I1:%.*]] = and i32 [[P1]], 15
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[I1]])
 ; CHECK-NEXT:    [[L:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
-; CHECK-NEXT:    [[P2:%.*]] = freeze i32 poison
+; CHECK-NEXT:    [[P2:%.*]] = freeze i32 0
 ; CHECK-NEXT:    [[M:%.*]] = or i32 [[P2]], [[L]]
 ; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M]], i32 1, i32 0, i32 31)
 
-; The frozen poison is some register, but it is still masked and or-ed.
+; The poison becomes zero (DefinedValues): the confined id folds to 0 and the mask to
+; %lanemask_eq; the constant expression is still masked.
 ; PTX-LABEL: .entry odd_constants(
-; PTX:         and.b32 [[B0:%r[0-9]+]], {{%r[0-9]+}}, 15;
-; PTX-NEXT:    bar.sync [[B0]];
+; PTX:         bar.sync 0;
 ; PTX:         and.b32 [[B1:%r[0-9]+]], {{%r[0-9]+}}, 15;
 ; PTX-NEXT:    bar.sync [[B1]];
 ; PTX:         mov.u32 [[LM2:%r[0-9]+]], %lanemask_eq;
-; PTX-NEXT:    or.b32 [[MK2:%r[0-9]+]], {{%r[0-9]+}}, [[LM2]];
-; PTX:         shfl.sync.idx.b32 {{.*}}, [[MK2]];
+; PTX:         shfl.sync.idx.b32 {{.*}}, [[LM2]];
 
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)

@@ -20,13 +20,21 @@
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/maxnreg.ll 2>&1 | FileCheck %s --check-prefix=MAXNREG
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/proxy.ll 2>&1 | FileCheck %s --check-prefix=PROXY
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/pmevent.ll 2>&1 | FileCheck %s --check-prefix=PMEVENT
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/bar_count_valid.ll 2>&1 | FileCheck %s --check-prefix=BARCOUNTVALID
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/cluster_sreg.ll 2>&1 | FileCheck %s --check-prefix=CLUSTERSREG
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/elect.ll 2>&1 | FileCheck %s --check-prefix=ELECT
 
+; A count that is a valid multiple of 32 is refused too: once a counted thread has
+; exited (an early return, a cancelled kernel) the barrier never completes.
+; BARCOUNTVALID: error: atoll-mem: refused in 'bar_count_valid': a barrier with an explicit thread count is not supported (it never completes once a thread it counts has exited, and waiting threads cannot be cancelled; use a whole-CTA barrier such as __syncthreads): call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 1, i32 64)
+; CLUSTERSREG: error: atoll-mem: refused in 'cluster_sreg': 'llvm.nvvm.read.ptx.sreg.clusterid.x': cluster special register (kernels are launched without a cluster)
+; ELECT: error: atoll-mem: refused in 'elect': 'llvm.nvvm.elect.sync': elect.sync is not supported
 ; BARIDCONST: error: atoll-mem: refused in 'bar_id_const': barrier id 16 is out of range (a CTA has barriers 0..15): call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 16)
-; BARCOUNTRUNTIME: error: atoll-mem: refused in 'bar_count_runtime': barrier thread count is not a constant (it must be a multiple of 32 in 32..1024): call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 0, i32 %v)
-; BARCOUNT33: error: atoll-mem: refused in 'bar_count_33': barrier thread count 33 is not a multiple of 32 in 32..1024: call void @llvm.nvvm.barrier.cta.sync.count(i32 1, i32 33)
-; BARCOUNT0: error: atoll-mem: refused in 'bar_count_0': barrier thread count 0 is not a multiple of 32 in 32..1024: call void @llvm.nvvm.barrier.cta.arrive.count(i32 1, i32 0)
-; BARCOUNTBIG: error: atoll-mem: refused in 'bar_count_big': barrier thread count 1056 is not a multiple of 32 in 32..1024: %r = call i32 @llvm.nvvm.barrier.cta.red.popc.count(i32 1, i32 1056, i1 true)
-; LEGACYCOUNT: error: atoll-mem: refused in 'legacy_count': barrier thread count is not a constant (it must be a multiple of 32 in 32..1024): call void @llvm.nvvm.barrier.cta.sync.count(i32 %v, i32 %v)
+; BARCOUNTRUNTIME: error: atoll-mem: refused in 'bar_count_runtime': a barrier with an explicit thread count is not supported (it never completes once a thread it counts has exited, and waiting threads cannot be cancelled; use a whole-CTA barrier such as __syncthreads): call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 0, i32 %v)
+; BARCOUNT33: error: atoll-mem: refused in 'bar_count_33': a barrier with an explicit thread count is not supported (it never completes once a thread it counts has exited, and waiting threads cannot be cancelled; use a whole-CTA barrier such as __syncthreads): call void @llvm.nvvm.barrier.cta.sync.count(i32 1, i32 33)
+; BARCOUNT0: error: atoll-mem: refused in 'bar_count_0': a barrier with an explicit thread count is not supported (it never completes once a thread it counts has exited, and waiting threads cannot be cancelled; use a whole-CTA barrier such as __syncthreads): call void @llvm.nvvm.barrier.cta.arrive.count(i32 1, i32 0)
+; BARCOUNTBIG: error: atoll-mem: refused in 'bar_count_big': a barrier with an explicit thread count is not supported (it never completes once a thread it counts has exited, and waiting threads cannot be cancelled; use a whole-CTA barrier such as __syncthreads): %r = call i32 @llvm.nvvm.barrier.cta.red.popc.count(i32 1, i32 1056, i1 true)
+; LEGACYCOUNT: error: atoll-mem: refused in 'legacy_count': a barrier with an explicit thread count is not supported (it never completes once a thread it counts has exited, and waiting threads cannot be cancelled; use a whole-CTA barrier such as __syncthreads): call void @llvm.nvvm.barrier.cta.sync.count(i32 %v, i32 %v)
 ; SHFLNOSYNC: error: atoll-mem: refused in 'shfl_nosync': 'llvm.nvvm.shfl.idx.i32': warp primitive without a member mask (shfl/vote without .sync is not supported on sm_70 and later)
 ; VOTENOSYNC: error: atoll-mem: refused in 'vote_nosync': 'llvm.nvvm.vote.any': warp primitive without a member mask
 ; REDUXF: error: atoll-mem: refused in 'redux_f': 'llvm.nvvm.redux.sync.fmax': floating-point redux.sync needs sm_100a (the target is sm_90)
@@ -179,5 +187,35 @@ target triple = "nvptx64-nvidia-cuda"
 declare void @llvm.nvvm.pm.event.mask(i16 immarg)
 define ptx_kernel void @pmevent(ptr %p, i32 %v) {
   call void @llvm.nvvm.pm.event.mask(i16 1)
+  ret void
+}
+
+;--- bar_count_valid.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)
+define ptx_kernel void @bar_count_valid() {
+  call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 1, i32 64)
+  ret void
+}
+
+;--- cluster_sreg.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
+define ptx_kernel void @cluster_sreg(ptr %p) {
+  %c = call i32 @llvm.nvvm.read.ptx.sreg.clusterid.x()
+  store i32 %c, ptr %p, align 4
+  ret void
+}
+
+;--- elect.ll
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+declare { i32, i1 } @llvm.nvvm.elect.sync(i32)
+define ptx_kernel void @elect(ptr %p) {
+  %e = call { i32, i1 } @llvm.nvvm.elect.sync(i32 -1)
+  %v = extractvalue { i32, i1 } %e, 0
+  store i32 %v, ptr %p, align 4
   ret void
 }

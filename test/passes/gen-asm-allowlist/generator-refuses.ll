@@ -32,7 +32,7 @@
 ; LIBDEVICE: {"{\012\011mad.lo.cc.u32   $0, $2, $3, $4;\012\011madc.hi.u32     $1, $2, $3,  0;\012\011}", "=r,=r,r,r,r", "{ i32, i32 } (i32, i32, i32)"},
 
 ;--- memory.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f(ptr %p, i32 %a) {
   call void asm sideeffect "st.u32 [$0], 1;", "l"(ptr %p)
@@ -40,7 +40,7 @@ define void @f(ptr %p, i32 %a) {
 }
 
 ;--- indirect.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f(ptr %p, i32 %a) {
   call void asm sideeffect "// $0", "=*m"(ptr elementtype(i32) %p)
@@ -48,7 +48,7 @@ define void @f(ptr %p, i32 %a) {
 }
 
 ;--- clobber.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f(ptr %p, i32 %a) {
   %v = call i32 asm "mov.b32 $0, 1;", "=r,~{memory}"()
@@ -56,7 +56,7 @@ define void @f(ptr %p, i32 %a) {
 }
 
 ;--- tied.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f(ptr %p, i32 %a) {
   %v = call i32 asm "add.s32 $0, $0, 1;", "=r,0"(i32 %a)
@@ -64,7 +64,7 @@ define void @f(ptr %p, i32 %a) {
 }
 
 ;--- register.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f(ptr %p, i32 %a) {
   %v = call i32 asm "mov.b32 $0, %r1;", "=r"()
@@ -72,7 +72,7 @@ define void @f(ptr %p, i32 %a) {
 }
 
 ;--- trap.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f(ptr %p, i32 %a) {
   call void asm sideeffect "trap;", ""()
@@ -80,7 +80,7 @@ define void @f(ptr %p, i32 %a) {
 }
 
 ;--- none.ll
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-gpulibs"
 define void @f() {
   ret void

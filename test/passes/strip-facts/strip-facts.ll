@@ -5,7 +5,7 @@
 ; (alignment of memory-intrinsic pointers, noalias, readonly, nsw/inbounds flags).
 ; RUN: %opt-atoll -passes=atoll-strip-facts -S %s | FileCheck %s
 
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 @g = global i32 0, !absolute_symbol !5

@@ -1,6 +1,6 @@
 ; Every libdevice function with inline asm in it (each generated allow-list entry
 ; is used by at least one of them): --emit=ptx links libdevice and hardens it.
-target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 declare float @__nv_sinf(float)
