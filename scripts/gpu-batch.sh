@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One bounded GPU batch from the bundle: each step under its own time limit, so a
+# hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
+# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck demo
+set -uo pipefail
+bundle="$(cd .gpu-bundle && pwd)"
+logs="${OUT:-/tmp/atoll-gpu-logs}"; mkdir -p "$logs"
+build_dir="$(cat "$bundle/BUILD_DIR")"
+[ -e "$build_dir" ] || { mkdir -p "$(dirname "$build_dir")"; ln -s "$bundle" "$build_dir"; }
+export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export ATOLL_REQUIRE_GPU=1
+step() { # name limit command...
+  local name="$1" limit="$2"; shift 2
+  local start=$SECONDS
+  timeout -k 5 "$limit" "$@" > "$logs/$name.log" 2>&1; local rc=$?
+  echo "== $name: exit $rc ($((SECONDS - start)) s)"; tail -n "${TAIL:-8}" "$logs/$name.log"
+}
+for s in "$@"; do case "$s" in
+  runtime|isolation|preemption) step "$s" 90 "$bundle/tests/atoll-gpu-$s" --gtest_brief=1 ;;
+  hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
+  attacks) TAIL=40 step attacks 300 "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json" ;;
+  bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
+  memcheck) TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
+  demo) TAIL=12 step demo 60 "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels" ;;
+esac; done
