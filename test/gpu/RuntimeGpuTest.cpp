@@ -86,9 +86,12 @@ TEST_F(RuntimeGpu, ManyPipelinesFromManyThreads) {
   std::vector<std::thread> threads;
   std::vector<std::vector<std::pair<uint64_t, uint64_t>>> ranges(kThreads);
   std::atomic<int> failures{0};
+  // Every pipeline lives until all threads are done: a destroyed pipeline's arena
+  // goes back to the pool and may rightly be handed to a later pipeline.
+  std::vector<std::vector<std::unique_ptr<Pipeline>>> live(kThreads);
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      std::vector<std::unique_ptr<Pipeline>> ps;
+      std::vector<std::unique_ptr<Pipeline>> &ps = live[t];
       for (int j = 0; j < kPerThread; ++j) {
         auto p = rt->createPipeline(
             {.arenaBytes = 16 * MiB, .name = "t" + std::to_string(t) + "p" + std::to_string(j)});
