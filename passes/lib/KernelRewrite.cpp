@@ -225,7 +225,7 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
   for (CallBase *CB : Sync)
     if (confineSyncOperands(*CB))
       record(CB, StateSpace::Unknown, AccessKind::Intrinsic, Outcome::Confined,
-             "synchronisation operand confined (barrier id & 15, member mask | lanemask_eq)");
+             "synchronisation operand confined (every barrier is barrier.sync 0; member mask | lanemask_eq)");
   // `unreachable` would become a PTX trap: neutralise it as an early exit.
   for (UnreachableInst *U : Unreachables) {
     IRBuilder<> B(U);

@@ -47,6 +47,10 @@ static std::optional<SyncRule> syncRule(Intrinsic::ID ID) {
   case nvvm_barrier_cta_sync_count:
   case nvvm_barrier_cta_arrive_aligned_count:
   case nvvm_barrier_cta_arrive_count:
+    return Allow(Operands::Barrier);
+  // Barrier reductions (__syncthreads_count/and/or): every barrier becomes barrier
+  // 0 (see confineSyncOperands), and the PTX ISA calls bar.red intermixed with
+  // bar.sync on one barrier unpredictable (found by review).
   case nvvm_barrier_cta_red_and_aligned_all:
   case nvvm_barrier_cta_red_and_aligned_count:
   case nvvm_barrier_cta_red_and_all:
@@ -59,7 +63,9 @@ static std::optional<SyncRule> syncRule(Intrinsic::ID ID) {
   case nvvm_barrier_cta_red_popc_aligned_count:
   case nvvm_barrier_cta_red_popc_all:
   case nvvm_barrier_cta_red_popc_count:
-    return Allow(Operands::Barrier);
+    return Refuse("barrier reductions (__syncthreads_count/_and/_or, bar.red) are not "
+                  "supported (mixed with bar.sync on one barrier the result is "
+                  "unpredictable, PTX ISA)");
   // Warp primitives: "the behavior is undefined if the executing thread is not in
   // the membermask" (PTX ISA: shfl.sync, vote.sync, match.sync, redux.sync,
   // bar.warp.sync, elect.sync); it faults on sm_90.
@@ -279,11 +285,22 @@ bool confineSyncOperands(CallBase &CB) {
   // selection may turn into any register. (Constant expressions, undef and poison
   // are not ConstantInts: they are confined like run-time values.)
   if (O == Operands::Barrier) {
-    // A run-time id is confined to 0..15 (a correct program's id is unchanged).
-    Value *Id = CB.getArgOperand(0);
-    if (isa<ConstantInt>(Id))
-      return false; // checked to be 0..15 by checkSyncOperands
-    CB.setArgOperand(0, B.CreateAnd(B.CreateFreeze(Id), 15, "atoll.bar.id"));
+    // Every barrier becomes the whole-CTA barrier 0, in its non-.aligned form. A
+    // barrier without a thread count waits for every live thread of the CTA, so in
+    // any execution that does not deadlock the ids are interchangeable; with one id,
+    // warps at barriers of different ids can no longer wait for each other forever
+    // (no thread at a barrier can see a cancel). The non-.aligned form keeps a warp
+    // whose threads reach different barrier instructions defined (PTX ISA: .aligned
+    // requires every thread of the warp to execute the same instruction). Found by
+    // review.
+    Function *Sync = Intrinsic::getOrInsertDeclaration(CB.getModule(),
+                                                       Intrinsic::nvvm_barrier_cta_sync_all);
+    bool Same = CB.getCalledFunction() == Sync;
+    if (auto *Id = dyn_cast<ConstantInt>(CB.getArgOperand(0)); Same && Id && Id->isZero())
+      return false;
+    // Explicit counts are refused (checkSyncOperands): only the one-operand forms.
+    CB.setCalledFunction(Sync);
+    CB.setArgOperand(0, B.getInt32(0));
     return true;
   }
   // The member mask always names the executing thread: mask | %lanemask_eq. A

@@ -121,17 +121,9 @@ std::optional<uint64_t> immediate(std::string_view s) {
   return v;
 }
 
-/// A plain register operand ("%r12"), as a run-time barrier id is.
-bool isRegisterName(std::string_view s) {
-  if (s.size() < 2 || s.front() != '%')
-    return false;
-  return std::all_of(s.begin() + 1, s.end(), [](char c) { return isIdentChar(c) && c != '.'; });
-}
-
-/// bar/barrier: the barrier id is an immediate below 16 or a register every
-/// definition of which is `and.b32 %r, x, N` / `mov.b32 %r, N` with N < 16 (atoll-mem's
-/// confinement; checked per body by the validator); the thread count an immediate,
-/// a positive multiple of 32 (at most 1024): a count that is not raises an
+/// bar/barrier: only the whole-CTA barrier 0 without a thread count (atoll-mem's
+/// rule: different ids can deadlock warps, explicit counts never complete once a
+/// counted thread exited); a count that is not a multiple of 32 is an
 /// illegal-instruction fault on the H200.
 std::string checkBarrier(std::string_view opcode, const std::vector<std::string_view> &mods,
                          const std::vector<std::string> &ops) {
@@ -142,14 +134,12 @@ std::string checkBarrier(std::string_view opcode, const std::vector<std::string_
   size_t minOps = isRed ? 3 : 1;
   if (ops.size() < minOps || ops.size() > minOps + 1)
     return "'" + std::string(opcode) + "' with " + std::to_string(ops.size()) + " operands";
+  // atoll-mem turns every barrier into the whole-CTA barrier 0: warps waiting at
+  // barriers of different ids could otherwise wait for each other forever.
   auto id = immediate(ops[idIndex]);
-  // A run-time id is a register that atoll-mem confined with `and.b32 %r, x, 15`;
-  // the validator checks every definition of that register (registerIsBelow16).
-  bool registerId = !id && isRegisterName(ops[idIndex]);
-  if (!id && !registerId)
-    return "barrier id '" + ops[idIndex] + "' is neither an immediate nor a register";
-  if (id && *id >= 16)
-    return "barrier id " + std::to_string(*id) + " is not below 16";
+  if (!id || *id != 0)
+    return "barrier id '" + ops[idIndex] + "' is not the immediate 0 (every barrier is the "
+           "whole-CTA barrier 0)";
   // An explicit thread count never completes once a thread it counts has exited
   // (an early return, a cancelled kernel), and waiting threads cannot be cancelled:
   // atoll-mem refuses every such barrier; so does the validator (bar.arrive always
@@ -619,75 +609,7 @@ private:
     parseBody();
   }
 
-  // Per body: every instruction's first operand (its destination, for the
-  // instructions that have one) and the registers used as barrier ids.
-  struct Def {
-    bool below16; // `and.b32 %r, x, N` or `mov.{b,u,s}32 %r, N` with N < 16
-  };
-  std::map<std::string, std::vector<Def>> Defs;
-  std::vector<std::pair<std::string, uint32_t>> BarrierIdRegs; // register, line
-
-  /// Records what the instruction writes, for the barrier-id check.
-  void noteDefinition(std::string_view opcode, const std::vector<std::string> &ops) {
-    if (ops.empty())
-      return;
-    const std::string &dst = ops[0];
-    auto base = opcode.substr(0, opcode.find('.'));
-    // Instructions whose first operand is read, not written. Anything else counts
-    // as writing its first operand (a wrong guess only refuses more).
-    static const std::set<std::string_view> kNoDestination = {
-        "bar", "barrier", "st", "red", "bra", "ret", "exit", "membar", "fence", "cp",
-        "nanosleep", "stmatrix", "prefetch"};
-    if (kNoDestination.count(base))
-      return;
-    if (isRegisterName(dst)) {
-      bool below16 = false;
-      if ((opcode == "and.b32" && ops.size() == 3) ||
-          ((opcode == "mov.b32" || opcode == "mov.u32" || opcode == "mov.s32") && ops.size() == 2))
-        if (auto v = immediate(ops.back()); v && *v < 16)
-          below16 = true;
-      Defs[dst].push_back({below16});
-    } else if (base != "st" && base != "red" && dst.find('{') != std::string::npos) {
-      // A vector destination ("{%r1, %r2}"): any register named in it is written.
-      std::string name;
-      auto flush = [&] {
-        if (isRegisterName(name))
-          Defs[name].push_back({false});
-        name.clear();
-      };
-      for (char c : dst) {
-        if (c == '{' || c == '}' || c == ',' || c == ' ')
-          flush();
-        else
-          name += c;
-      }
-      flush();
-    }
-  }
-
-  /// Every register used as a barrier id is defined, and only by a confinement.
-  void checkBarrierIdRegisters() {
-    for (auto &[reg, line] : BarrierIdRegs) {
-      auto it = Defs.find(reg);
-      bool ok = it != Defs.end() && !it->second.empty() &&
-                std::all_of(it->second.begin(), it->second.end(), [](const Def &d) { return d.below16; });
-      if (!ok)
-        return (void)fail(line, "barrier id register '" + reg +
-                                    "' is not confined below 16 (every definition must be "
-                                    "'and.b32 " + reg + ", x, N' or 'mov.b32 " + reg +
-                                    ", N' with N < 16)");
-    }
-  }
-
   void parseBody() {
-    Defs.clear();
-    BarrierIdRegs.clear();
-    parseBodyStatements();
-    if (!Err)
-      checkBarrierIdRegisters();
-  }
-
-  void parseBodyStatements() {
     int depth = 1;
     while (!atEnd() && !Err) {
       const Token &t = cur();
@@ -793,15 +715,7 @@ private:
     if (any || !operands.empty())
       operands.push_back(std::move(operand));
     if (std::string why = checkInstruction(opcode, operands); !why.empty())
-      return (void)fail(line, why);
-    noteDefinition(opcode, operands);
-    if (hasPrefix(opcode, "bar.") || hasPrefix(opcode, "barrier.")) {
-      bool isRed = opcode.find(".red") != std::string_view::npos;
-      bool isWarp = opcode.find(".warp") != std::string_view::npos;
-      size_t idIndex = isRed ? 1 : 0;
-      if (!isWarp && operands.size() > idIndex && isRegisterName(operands[idIndex]))
-        BarrierIdRegs.push_back({operands[idIndex], line});
-    }
+      fail(line, why);
   }
 };
 

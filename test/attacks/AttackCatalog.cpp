@@ -616,9 +616,20 @@ std::vector<Attack> buildAttacks() {
   // --- sync: synchronisation primitives with hostile operands (issue 13, class 6) ---------------
   // Unhardened, each of these faults the context on the H200 (sync_probe_h200.txt).
   add(contained1("sync_bar_id", "sync", "sync",
-                 "barrier.sync / bar.sync with run-time ids 0xffffffff and 0 (+1): the id is "
-                 "confined to id & 15",
+                 "barrier.sync / bar.sync with run-time ids 0xffffffff and 0 (+1): every barrier "
+                 "becomes the whole-CTA barrier 0",
                  {u32(0xffffffffu), atkB()}, {4}, {256}));
+  add(contained1("sync_bar_mismatch", "sync", "sync",
+                 "warp 0 at barrier 1, the other warps at barrier 0 (found by review: unhardened "
+                 "the block waits forever, beyond any cancel)",
+                 {u32(1), atkB()}, {4}, {256}));
+  add(contained1("sync_bar_split", "sync", "sync",
+                 "the halves of every warp at two different __syncthreads (.aligned needs the "
+                 "whole warp at one instruction; found by review)",
+                 {atkB()}, {4}, {256}));
+  add(refused("bar_red", "sync", "refuse_bar_red",
+              "__syncthreads_count mixed with __syncthreads on one barrier (found by review)",
+              "barrier reductions"));
   add(contained("sync_bar_id_16", "sync", "sync", "barrier.sync with run-time id 16 (and 17)",
                 {L("sync_bar_id", {u32(16), atkB()}, {4}, {256})}));
   add(contained1("sync_warp_masks", "sync", "sync",

@@ -9,12 +9,34 @@
 
 static __device__ __forceinline__ u32 lane() { return threadIdx.x & 31; }
 
-// barrier.sync with a hostile id (0xffffffff, 16, ...): confined to 0..15.
+// barrier.sync with a hostile id (0xffffffff, 16, ...): every barrier becomes the
+// whole-CTA barrier 0.
 extern "C" __global__ void sync_bar_id(u32 id, u32 *out) {
   __nvvm_barrier_sync(id);
   __nvvm_bar_sync(id + 1);
-  u32 n = __nvvm_bar0_popc(1);
-  out[gtid()] = n;
+  out[gtid()] = id;
+}
+
+// Found by review: warp 0 waits at barrier `id`, the other warps at barrier 0.
+// Unhardened (different ids, no counts) each barrier waits for every thread: the
+// block hangs forever, out of reach of any cancel. Hardened, both are barrier 0.
+extern "C" __global__ void sync_bar_mismatch(u32 id, u32 *out) {
+  if (threadIdx.x < 32)
+    __nvvm_barrier_sync(id);
+  else
+    __nvvm_barrier_sync(0);
+  out[gtid()] = 1;
+}
+
+// Found by review: the two halves of every warp reach different __syncthreads
+// instructions (.aligned requires the whole warp at one instruction); hardened,
+// barriers are the non-.aligned form.
+extern "C" __global__ void sync_bar_split(u32 *out) {
+  if (lane() < 16)
+    __syncthreads();
+  else
+    __syncthreads();
+  out[gtid()] = 2;
 }
 
 // Every warp primitive with a run-time mask the caller chooses per lane: `all`

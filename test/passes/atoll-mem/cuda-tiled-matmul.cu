@@ -26,11 +26,13 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
   C[row * n + col] = acc;
 }
 
+// The two __syncthreads become the non-.aligned barrier 0 ("unknown intrinsic").
 // SUMMARY:      global     load                  2            0         0
 // SUMMARY-NEXT: global     store                 1            0         0
 // SUMMARY-NEXT: shared     load                 32            0         0
 // SUMMARY-NEXT: shared     store                 2            0         0
-// SUMMARY-NEXT: total                           37            0         0
+// SUMMARY-NEXT: unknown    intrinsic             2            0         0
+// SUMMARY-NEXT: total                           39            0         0
 
 // As is raised to align 16 (its row offsets ty*64 are 16-aligned, see below).
 // The kernel touches only static shared objects: no shared pad (the window
@@ -78,4 +80,4 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // PTX-NEXT:    and.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0xfffffff0;
 // PTX:         min.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1020;
 // PTX:         ld.global.b32
-// PTX:         bar.sync 0;
+// PTX:         barrier.sync 0;

@@ -32,7 +32,7 @@ define ptx_kernel void @intrinsics(ptr %p, i32 %x, ptr %out) {
 ; CHECK:         %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK-NEXT:    %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %x, i32 1, i32 31)
 ; CHECK-NEXT:    %vote = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 true)
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK-NEXT:    fence syncscope("block") seq_cst
 ; CHECK-NEXT:    %isg = call i1 @llvm.nvvm.isspacep.global(ptr %p)
 ; CHECK-NEXT:    %m = call i32 @llvm.umax.i32(i32 %sh, i32 %vote)

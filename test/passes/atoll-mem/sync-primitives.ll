@@ -1,5 +1,5 @@
 ; Synchronisation primitives (docs/passes.md, "Synchronisation primitives"): a
-; run-time barrier id is confined to 0..15 (id & 15), and a run-time warp member
+; barrier becomes the whole-CTA barrier 0 (non-.aligned), and a run-time warp member
 ; mask always names the executing thread (mask | %lanemask_eq): on sm_90 a mask
 ; without the caller is an illegal-instruction fault. Constants in range, the
 ; full mask and nanosleep are left as they are (explicit thread
@@ -15,30 +15,31 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-define ptx_kernel void @barriers(i32 %id, i1 %p, ptr %out) {
+define ptx_kernel void @barriers(i32 %id, ptr %out) {
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 %id)
-  %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 %id, i1 %p)
   call void @llvm.nvvm.bar.sync(i32 %id)
   call void @llvm.nvvm.barrier.cta.sync.all(i32 15)
-  store i32 %n, ptr %out, align 4
+  call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+  store i32 %id, ptr %out, align 4
   ret void
 }
 
+; Every barrier becomes the non-.aligned whole-CTA barrier 0 (found by review: warps
+; at barriers of different ids wait for each other forever, and no thread at a
+; barrier sees a cancel; .aligned is undefined when a warp's threads reach different
+; barrier instructions).
 ; CHECK-LABEL: define ptx_kernel void @barriers(
-; CHECK:         [[FR0:%.*]] = freeze i32 %id
-; CHECK-NEXT:    [[ID0:%.*]] = and i32 [[FR0]], 15
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID0]])
-; CHECK-NEXT:    [[FR2:%.*]] = freeze i32 %id
-; CHECK-NEXT:    [[ID2:%.*]] = and i32 [[FR2]], 15
-; CHECK-NEXT:    %n = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 [[ID2]], i1 %p)
-; CHECK-NEXT:    [[FR3:%.*]] = freeze i32 %id
-; CHECK-NEXT:    [[ID3:%.*]] = and i32 [[FR3]], 15
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[ID3]])
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 15)
+; CHECK:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+; CHECK-NOT:     aligned
 
 ; PTX-LABEL: .entry barriers(
-; PTX:         and.b32 [[R:%r[0-9]+]], {{%r[0-9]+}}, 15;
-; PTX:         bar.sync [[R]];
+; PTX:         barrier.sync 0;
+; PTX-NEXT:    barrier.sync 0;
+; PTX-NEXT:    barrier.sync 0;
+; PTX-NEXT:    barrier.sync 0;
 
 define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
   %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %v, i32 %v, i32 %v)
@@ -106,23 +107,17 @@ define ptx_kernel void @odd_constants(ptr %out) {
 }
 
 ; CHECK-LABEL: define ptx_kernel void @odd_constants(
-; CHECK:         [[P0:%.*]] = freeze i32 0
-; CHECK-NEXT:    [[I0:%.*]] = and i32 [[P0]], 15
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[I0]])
-; CHECK-NEXT:    [[P1:%.*]] = freeze i32 ptrtoint (ptr addrspace(3) @g to i32)
-; CHECK-NEXT:    [[I1:%.*]] = and i32 [[P1]], 15
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 [[I1]])
+; CHECK:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK-NEXT:    [[L:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[P2:%.*]] = freeze i32 0
 ; CHECK-NEXT:    [[M:%.*]] = or i32 [[P2]], [[L]]
 ; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M]], i32 1, i32 0, i32 31)
 
-; The poison becomes zero (DefinedValues): the confined id folds to 0 and the mask to
-; %lanemask_eq; the constant expression is still masked.
+; The poison mask becomes zero (DefinedValues): the mask folds to %lanemask_eq.
 ; PTX-LABEL: .entry odd_constants(
-; PTX:         bar.sync 0;
-; PTX:         and.b32 [[B1:%r[0-9]+]], {{%r[0-9]+}}, 15;
-; PTX-NEXT:    bar.sync [[B1]];
+; PTX:         barrier.sync 0;
+; PTX-NEXT:    barrier.sync 0;
 ; PTX:         mov.u32 [[LM2:%r[0-9]+]], %lanemask_eq;
 ; PTX:         shfl.sync.idx.b32 {{.*}}, [[LM2]];
 
