@@ -244,7 +244,8 @@ void PipelineImpl::finishBatch(uint64_t upTo) {
   batchAppTimeout = std::chrono::milliseconds(0);
 }
 
-Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
+Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync,
+                              std::chrono::steady_clock::time_point callerDeadline) {
   if (countAsSync)
     counters.synchronizations++;
   if (enqueued == completed && !wedged)
@@ -259,9 +260,15 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
   }
   const auto timeout = effectiveTimeout();
   const uint64_t epoch = cancelEpoch;
-  auto idle = waitStream(lock, deadlineAfter(std::chrono::steady_clock::now(), timeout));
+  const auto workDeadline = deadlineAfter(std::chrono::steady_clock::now(), timeout);
+  // The caller's deadline is earlier: the work has not used up its timeout, so
+  // running out of time then cancels nothing.
+  const bool cut = callerDeadline < workDeadline;
+  auto idle = waitStream(lock, cut ? callerDeadline : workDeadline);
   if (!idle)
     return std::move(idle).error();
+  if (!*idle && cut)
+    return named(Error(ErrorCode::Timeout, "earlier work had not finished by the deadline"));
   if (!*idle) {
     counters.timeouts++;
     if (cancelOnTimeout && !wedged) {
@@ -294,17 +301,25 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync) {
     batchUsedFuel = false;
     uint32_t status = 0;
     const cuda::DriverApi &api = *state->api;
-    // The stream is idle: the copy (to pageable memory, so it has ended when the
-    // call returns) takes microseconds; the bounded wait is a second guarantee.
+    // Read on the control stream, which carries no kernels: this pipeline's stream
+    // was seen idle without the lock, and another thread may have launched on it
+    // since; a pageable read there would wait for that kernel under the lock. To
+    // pageable memory the copy has ended when the call returns (the poll of the
+    // control stream, which holds only cancel sets, is a second guarantee).
+    const CUstream cs = state->controls.stream();
     if (CUresult r = api.cuMemcpyDtoHAsync(&status, control + ATOLL_CONTROL_STATUS_OFFSET,
-                                           sizeof status, stream);
+                                           sizeof status, cs);
         r != CUDA_SUCCESS)
       return named(state->fail(r, "reading the control block"));
-    auto read = waitStream(lock, deadlineAfter(std::chrono::steady_clock::now(), cancelDeadline));
-    if (!read)
-      return std::move(read).error();
-    if (!*read)
+    const auto readBy = deadlineAfter(std::chrono::steady_clock::now(), cancelDeadline);
+    CUresult q;
+    while ((q = api.cuStreamQuery(cs)) == CUDA_ERROR_NOT_READY &&
+           std::chrono::steady_clock::now() < readBy)
+      std::this_thread::yield();
+    if (q == CUDA_ERROR_NOT_READY)
       return named(Error(ErrorCode::Timeout, "reading the control block did not finish"));
+    if (q != CUDA_SUCCESS)
+      return named(state->fail(q, "reading the control block"));
     if (status & ATOLL_STATUS_FUEL_EXHAUSTED) {
       statusDirty = true;
       counters.fuelExhausted++;
@@ -392,6 +407,11 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
   Lock lock(mutex);
   if (Status s = usable(lock); !s)
     return s;
+  // A full driver queue would make cuLaunchKernel wait for this pipeline's kernels
+  // with the lock held: wait for room first, bounded, without the lock.
+  if (enqueued - completed > kMaxQueued - 4)
+    if (Status s = waitForRoom(lock, kMaxQueued - 4, "a launch"); !s)
+      return s;
   if (m.clamping == Clamping::MaskBased && !arena.maskCapable)
     return named(Error(
         ErrorCode::InvalidLaunch,

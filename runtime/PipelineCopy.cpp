@@ -4,7 +4,8 @@
 // driver call can block behind a tenant kernel, then for the copy itself. That wait
 // releases the lock; after re-locking everything is checked again (another thread
 // may have freed a buffer or enqueued work meanwhile), so a pageable copy is only
-// issued on a stream known idle, with the lock held since that was known.
+// issued on a stream known idle, with the lock held since that was known. Every
+// enqueue also needs room in the driver's queue (waitForRoom, kMaxQueued).
 #include "PipelineImpl.h"
 
 #include <fmt/format.h>
@@ -32,6 +33,41 @@ Status PipelineImpl::checkCopy(const CopyRequest &q) const {
   return {};
 }
 
+Status PipelineImpl::waitForRoom(Lock &lock, uint64_t maxQueued, std::string_view what,
+                                 const CopyRequest *recheck) {
+  // The first wait may use the whole timeout (and cancel work that exceeded it);
+  // later ones (another thread enqueued meanwhile) only what is left of it.
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = deadlineAfter(start, effectiveTimeout());
+  auto notStarted = [&] {
+    return named(Error(ErrorCode::Timeout,
+                       fmt::format("{} could not start within the timeout of {} ms: other "
+                                   "threads kept enqueuing work on the pipeline",
+                                   what, effectiveTimeout().count())));
+  };
+  bool first = true;
+  while (enqueued - completed > maxQueued || wedged) {
+    if (!first && std::chrono::steady_clock::now() >= deadline)
+      return notStarted();
+    const bool cut = !first; // waits after the first end at `deadline`
+    first = false;
+    Status s = waitIdle(lock, /*countAsSync=*/false,
+                        cut ? deadline : std::chrono::steady_clock::time_point::max());
+    // Cancelled by another thread: the stream drained; look again (below).
+    if (!s && cut && s.error().code() == ErrorCode::Timeout)
+      return notStarted();
+    if (!s && s.error().code() != ErrorCode::Cancelled)
+      return s;
+    // The lock was released: the pipeline and the buffers may have changed.
+    if (Status u = usable(lock); !u)
+      return u;
+    if (recheck)
+      if (Status c = checkCopy(*recheck); !c)
+        return c;
+  }
+  return {};
+}
+
 Status PipelineImpl::copy(const CopyRequest &q) {
   Lock lock(mutex);
   if (Status s = usable(lock); !s)
@@ -45,25 +81,17 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   const cuda::DriverApi &api = *state->api;
   const bool hostMemory = q.kind == CopyKind::ToDevice || q.kind == CopyKind::ToHost;
   // Pageable host memory makes the driver finish the copy before returning, which
-  // would wait for earlier work without a bound: wait for it here, with the timeout,
-  // until the stream is idle with the lock held (re-checking after every wait).
-  if (hostMemory && (!q.async || !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc
-                                                                            : q.hostDst))) {
-    const auto deadline = deadlineAfter(std::chrono::steady_clock::now(), effectiveTimeout());
-    while (enqueued != completed || wedged) {
-      if (std::chrono::steady_clock::now() >= deadline)
-        return named(Error(ErrorCode::Timeout,
-                           fmt::format("a synchronous copy could not start within the timeout of "
-                                       "{} ms: other threads kept enqueuing work on the pipeline",
-                                       effectiveTimeout().count())));
-      if (Status s = waitIdle(lock, /*countAsSync=*/false); !s)
-        return s;
-      // The lock was released: the pipeline and the buffers may have changed.
-      if (Status s = usable(lock); !s)
-        return s;
-      if (Status s = checkCopy(q); !s)
-        return s;
-    }
+  // would wait for earlier work without a bound: the copy is issued only on an idle
+  // stream, with the lock held since that was known (so no launch slipped in).
+  // Every other enqueue needs room in the driver's queue (kMaxQueued).
+  const bool pageable =
+      hostMemory && !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst);
+  if (pageable || (hostMemory && !q.async)) {
+    if (Status s = waitForRoom(lock, 0, "a synchronous copy", &q); !s)
+      return s;
+  } else if (enqueued - completed > kMaxQueued - 1) {
+    if (Status s = waitForRoom(lock, kMaxQueued - 1, "a copy", &q); !s)
+      return s;
   }
   if (Status s = beginBatch(); !s)
     return s;
@@ -110,7 +138,11 @@ Status PipelineImpl::copy(const CopyRequest &q) {
     counters.bytesFilled += q.bytes;
     break;
   }
-  if (!q.async)
+  // Pageable: the driver has finished with the host memory when the call returns
+  // (to the host: copied; to the device: staged, landing before any later work). A
+  // wait for the idle stream would also wait for work other threads enqueued since,
+  // and cancel it at the timeout.
+  if (!q.async && !pageable)
     return waitIdle(lock, /*countAsSync=*/false);
   return {};
 }

@@ -66,8 +66,26 @@ public:
   Status beginBatch();
   void noteEnqueued() noexcept { ++enqueued; }
   /// Waits (bounded by the timeout, polling without the lock) until everything
-  /// enqueued before the call has completed. Timeout marks the pipeline wedged.
-  Status waitIdle(Lock &lock, bool countAsSync);
+  /// enqueued before the call has completed. Timeout cancels the work (or marks the
+  /// pipeline wedged). A `callerDeadline` earlier than the timeout cuts the wait
+  /// short: then Timeout means only "not yet" (nothing cancelled, not wedged).
+  Status waitIdle(Lock &lock, bool countAsSync,
+                  std::chrono::steady_clock::time_point callerDeadline =
+                      std::chrono::steady_clock::time_point::max());
+  /// The most operations kept queued on the stream. The driver's queue is finite
+  /// (about a thousand launches); an enqueue on a full queue blocks until the GPU has
+  /// drained some, i.e. it waits for tenant kernels, here under the pipeline lock.
+  /// Far below that limit, so that no enqueue ever waits (launches add at most 4
+  /// operations, a cancel 1, past the check).
+  static constexpr uint64_t kMaxQueued = 128;
+  /// Waits, bounded by the timeout plus the cancel deadline, until at most
+  /// `maxQueued` operations are queued (0: the stream is idle) with the lock held
+  /// since that was known. `recheck` (if any) validates the request again after
+  /// each wait (the lock was released). Work cancelled by another thread meanwhile
+  /// is no error here: the wait goes on. `what` names the call in a Timeout.
+  struct CopyRequest;
+  Status waitForRoom(Lock &lock, uint64_t maxQueued, std::string_view what,
+                     const CopyRequest *recheck = nullptr);
   /// Sets the cancel word from the runtime's control stream (never queued behind this
   /// pipeline's stream) and queues the control block's reset on this pipeline's
   /// stream after the set has landed: every kernel queued before the reset leaves at

@@ -33,7 +33,8 @@
 namespace {
 
 struct Stream {
-  double t = 0; // ms of virtual GPU time
+  double t = 0;     // ms of virtual GPU time
+  int pending = 0;  // held kernels and the work queued behind them (hold mode)
 };
 struct Event {
   double t = 0;
@@ -63,6 +64,37 @@ struct Reservation {
 std::map<CUdeviceptr, Reservation> g_reservations;
 
 Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nullStream; }
+
+// Hold mode (atollMockHoldKernels, for the runtime's unit tests): kernels keep
+// running until hold mode ends or their control block's cancel word is set, and
+// their streams report NOT_READY. Calls that the real driver would block in are
+// counted instead (atollMockWouldBlock): an enqueue on a full queue, and a copy
+// with pageable host memory behind a running kernel. All under g_mutex.
+bool g_hold = false;
+unsigned long g_wouldBlock = 0;
+int g_queueDepth = 1024;
+std::map<CUdeviceptr, Stream *> g_controlStream; // control block -> stream of its kernels
+
+bool busy(Stream &st) {
+  if (!g_hold)
+    st.pending = 0;
+  return st.pending > 0;
+}
+// Work enqueued on `st`: queued behind a held kernel, it is held too.
+void enqueued(Stream &st, bool kernel) {
+  if (!g_hold || (!kernel && !busy(st)))
+    return;
+  if (st.pending >= g_queueDepth)
+    ++g_wouldBlock;
+  ++st.pending;
+}
+void hostCopy(CUstream s, const void *host) {
+  std::lock_guard lock(g_mutex);
+  Stream &st = streamOf(s);
+  if (busy(st) && !g_hostAllocs.count(const_cast<void *>(host)))
+    ++g_wouldBlock;
+  enqueued(st, false);
+}
 
 template <typename T> T arg(void **p, int i) { return *static_cast<T *>(p[i]); }
 template <typename T> T *ptr(void **p, int i) {
@@ -337,11 +369,17 @@ CUresult cuStreamCreate(CUstream *s, unsigned int) {
   return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream s) {
+  std::lock_guard lock(g_mutex);
+  for (auto i = g_controlStream.begin(); i != g_controlStream.end();)
+    i = i->second == reinterpret_cast<Stream *>(s) ? g_controlStream.erase(i) : std::next(i);
   delete reinterpret_cast<Stream *>(s);
   return CUDA_SUCCESS;
 }
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamQuery(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamQuery(CUstream s) {
+  std::lock_guard lock(g_mutex);
+  return busy(streamOf(s)) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int) {
   std::lock_guard lock(g_mutex);
   Stream &st = streamOf(s);
@@ -420,13 +458,19 @@ CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
   std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream) {
+CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st) {
+  hostCopy(st, s);
   return cuMemcpyHtoD(d, s, n);
 }
-CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream) {
+CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) {
+  hostCopy(st, d);
   return cuMemcpyDtoH(d, s, n);
 }
-CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream) {
+CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+  {
+    std::lock_guard lock(g_mutex);
+    enqueued(streamOf(st), false);
+  }
   return cuMemcpyDtoD(d, s, n);
 }
 CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
@@ -437,12 +481,21 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   std::memset(reinterpret_cast<void *>(d), v, n);
   std::lock_guard lock(g_mutex);
   streamOf(s).t += double(n) / 3e9; // ~3 TB/s
+  enqueued(streamOf(s), false);
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream) {
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
   auto *w = reinterpret_cast<unsigned int *>(d);
   for (size_t i = 0; i < n; ++i)
     w[i] = v;
+  std::lock_guard lock(g_mutex);
+  enqueued(streamOf(s), false);
+  // The cancel word set: the held kernels of that control block leave.
+  if (v == 1 && n == 1) {
+    auto c = g_controlStream.find(d - ATOLL_CONTROL_CANCEL_OFFSET);
+    if (c != g_controlStream.end())
+      c->second->pending = 0;
+  }
   return CUDA_SUCCESS;
 }
 
@@ -583,7 +636,26 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
     ms *= 1.03;
   std::lock_guard lock(g_mutex);
   streamOf(s).t += ms;
+  enqueued(streamOf(s), true);
+  if (hardened && g_hold)
+    g_controlStream[arg<uint64_t>(params, f.params - ATOLL_HIDDEN_PARAM_COUNT +
+                                              ATOLL_HIDDEN_CONTROL_INDEX)] = &streamOf(s);
   return CUDA_SUCCESS;
+}
+
+// Test controls (not CUDA): see "Hold mode" above. Ending hold mode completes every
+// held kernel.
+void atollMockHoldKernels(int on) {
+  std::lock_guard lock(g_mutex);
+  g_hold = on != 0;
+}
+unsigned long atollMockWouldBlock() {
+  std::lock_guard lock(g_mutex);
+  return g_wouldBlock;
+}
+void atollMockSetQueueDepth(int depth) {
+  std::lock_guard lock(g_mutex);
+  g_queueDepth = depth;
 }
 
 } // extern "C"

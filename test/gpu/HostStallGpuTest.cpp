@@ -8,10 +8,16 @@
 #include "PipelineImpl.h"
 #include "RuntimeGpuUtil.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <future>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 using namespace Atoll;
@@ -25,17 +31,74 @@ double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-/// Runs `fn` on another thread and returns how long it took (ms); fails the test if
-/// it has not returned after `limit`.
-template <typename Fn> double timed(const char *what, std::chrono::milliseconds limit, Fn fn) {
-  auto start = Clock::now();
-  auto f = std::async(std::launch::async, std::move(fn));
-  if (f.wait_for(limit) != std::future_status::ready) {
-    ADD_FAILURE() << what << " did not return within " << limit.count() << " ms";
-    f.wait();
+/// A call on a detached thread that every wait bounds: a std::async future would
+/// block in its destructor, and a plain join forever, if the call never returns.
+class Detached {
+  struct State {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+  };
+  std::shared_ptr<State> st_ = std::make_shared<State>();
+
+public:
+  explicit Detached(std::function<void()> fn) {
+    std::thread([st = st_, fn = std::move(fn)] {
+      fn();
+      std::lock_guard l(st->m);
+      st->done = true;
+      st->cv.notify_all();
+    }).detach();
   }
-  f.get();
+  bool waitFor(std::chrono::milliseconds limit) {
+    std::unique_lock l(st_->m);
+    return st_->cv.wait_for(l, limit, [&] { return st_->done; });
+  }
+};
+
+/// A call still blocked references the test's objects: the process cannot go on
+/// (nor unwind them). The failure is printed, and the exit code says so: the test
+/// runner sees a failure, never a hang.
+[[noreturn]] void giveUp(const char *what, std::chrono::milliseconds waited) {
+  std::printf("[host-stall] FAILED: %s is still blocked after %lld ms more; ending the "
+              "process\n",
+              what, static_cast<long long>(waited.count()));
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+/// Waits (bounded) for a background call that must end; gives up if it does not.
+void finish(Detached &d, const char *what, std::chrono::milliseconds limit) {
+  if (!d.waitFor(limit)) {
+    ADD_FAILURE() << what << " did not end within " << limit.count() << " ms";
+    giveUp(what, limit);
+  }
+}
+
+/// Runs `fn` on another thread and returns how long it took (ms); fails the test if
+/// it has not returned after `limit`. Then `unblock` (if any) removes what may keep
+/// it blocked, and the call gets `limit` more to return before the process ends.
+double timed(const char *what, std::chrono::milliseconds limit, std::function<void()> fn,
+             const std::function<void()> &unblock = {}) {
+  auto start = Clock::now();
+  Detached call(std::move(fn));
+  const bool inTime = call.waitFor(limit);
   double ms = msSince(start);
+  if (!inTime) {
+    ADD_FAILURE() << what << " did not return within " << limit.count() << " ms";
+    std::printf("[host-stall] %-58s %9s    (bound %lld ms) FAILED\n", what, "blocked",
+                static_cast<long long>(limit.count()));
+    std::fflush(stdout);
+    if (unblock)
+      unblock();
+    if (!call.waitFor(limit))
+      giveUp(what, limit);
+    std::printf("[host-stall] %-58s returned after %.1f ms, once unblocked\n", what,
+                msSince(start));
+    std::fflush(stdout);
+    return ms;
+  }
   std::printf("[host-stall] %-58s %9.1f ms (bound %lld ms)\n", what, ms,
               static_cast<long long>(limit.count()));
   std::fflush(stdout);
@@ -87,7 +150,9 @@ TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
   // A synchronous (pageable) copy waits for the pipeline's earlier work with the lock
   // released. Meanwhile another thread of the tenant frees the buffer, or keeps
   // launching: after re-locking the copy sees it (typed error) or waits again within
-  // its timeout; it never blocks under the lock behind a kernel.
+  // its timeout; it never blocks under the lock behind a kernel. Launches never wait
+  // under the lock either: a full driver queue would make cuLaunchKernel wait for the
+  // pipeline's kernels, so a launch first waits (bounded, without the lock) for room.
   ATOLL_REQUIRE_GPU();
   auto rt = Runtime::create();
   ASSERT_TRUE(rt) << rt.error().describe();
@@ -95,6 +160,8 @@ TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
   ASSERT_TRUE(app) << app.error().describe();
   auto spin = (*app)->kernel("spin");
   ASSERT_TRUE(spin);
+  // timeout 1000 ms, cancelDeadline 1000 ms (the default): a call that waits for
+  // room or for idle returns within about 2000 ms.
   auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = 1000ms});
   ASSERT_TRUE(p);
   auto flag = (*p)->allocate(4), result = (*p)->allocate(4), data = (*p)->allocate(4096);
@@ -104,43 +171,79 @@ TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
   // 1. The buffer is freed while the copy waits: InvalidArgument naming it.
   ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 300'000'000ull, *result));
   Buffer victim = *data;
-  auto freer = std::async(std::launch::async, [&] {
+  std::atomic<bool> freed{false};
+  Detached freer([&] {
     std::this_thread::sleep_for(100ms);
-    return (*p)->free(victim);
+    freed = bool((*p)->free(victim));
   });
   std::vector<uint8_t> out(4096);
-  Status s = (*p)->copyToHost(out.data(), victim, 0, out.size());
-  ASSERT_TRUE(freer.get());
+  Status s = Error(ErrorCode::InvalidArgument, "unset");
+  timed("pageable copyToHost while the buffer is freed", 2000ms,
+        [&] { s = (*p)->copyToHost(out.data(), victim, 0, out.size()); });
+  finish(freer, "free() during a waiting copy", 2000ms);
+  ASSERT_TRUE(freed);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument) << s.error().describe();
   EXPECT_NE(s.error().message().find("not a live allocation"), std::string::npos);
   ASSERT_TRUE((*p)->synchronize());
 
-  // 2. Another thread keeps launching 200 ms kernels: the copy returns within about
-  //    twice the timeout, done or Timeout, never stuck.
+  // 2. Another thread keeps launching 200 ms kernels as fast as it can: the copy
+  //    returns within timeout + cancelDeadline, done or Timeout, never stuck; every
+  //    launch returns within that bound too (it waits for room in the queue, and the
+  //    wait's timeout cancels the queued work), and the pipeline lock is never held
+  //    for long (stats() takes it).
   auto buf = (*p)->allocate(4096);
   ASSERT_TRUE(buf);
   std::atomic<bool> stop{false};
-  auto launcher = std::async(std::launch::async, [&] {
+  std::atomic<int64_t> longestLaunchUs{0};
+  std::atomic<uint64_t> launches{0}, refused{0};
+  Detached launcher([&] {
     while (!stop) {
+      auto t = Clock::now();
       Status l = (*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 200'000'000ull, *result);
-      if (!l)
-        std::this_thread::sleep_for(5ms); // wedged for a moment: try again
+      int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t).count();
+      int64_t prev = longestLaunchUs.load();
+      while (us > prev && !longestLaunchUs.compare_exchange_weak(prev, us)) {
+      }
+      ++launches;
+      if (!l) {
+        ++refused;
+        EXPECT_EQ(l.error().code(), ErrorCode::Timeout) << l.error().describe();
+        std::this_thread::sleep_for(5ms); // cancelled or wedged for a moment: again
+      }
     }
   });
+  auto stopLauncher = [&] { stop = true; };
   std::this_thread::sleep_for(50ms);
-  double ms = timed("pageable copyToHost while another thread launches", 2000ms + 1000ms, [&] {
+  timed("stats() x20 (takes the pipeline lock) during the launches", 100ms, [&] {
+    for (int i = 0; i < 20; ++i)
+      (void)(*p)->stats();
+  }, stopLauncher);
+  timed("pageable copyToHost while another thread launches", 2000ms + 1000ms, [&] {
     Status c = (*p)->copyToHost(out.data(), *buf, 0, out.size());
     if (!c)
       EXPECT_EQ(c.error().code(), ErrorCode::Timeout) << c.error().describe();
-  });
-  (void)ms;
+  }, stopLauncher);
+  // Long enough for a queue to fill, time out and be cancelled at least once more.
+  std::this_thread::sleep_for(1500ms);
   stop = true;
-  launcher.get();
+  finish(launcher, "the launching thread", 2000ms + 1000ms);
+  std::printf("[host-stall] %-58s %9.1f ms (bound 3000 ms; %llu launches, %llu Timeout)\n",
+              "longest launch during the launches", double(longestLaunchUs.load()) / 1000.0,
+              static_cast<unsigned long long>(launches.load()),
+              static_cast<unsigned long long>(refused.load()));
+  std::fflush(stdout);
+  EXPECT_LT(longestLaunchUs.load(), 3'000'000);
+  EXPECT_GT(refused.load(), 0u) << "the queue never filled: the test measured nothing";
   auto deadline = Clock::now() + 5s;
   while ((*p)->wedged() && Clock::now() < deadline)
     std::this_thread::sleep_for(10ms);
-  EXPECT_TRUE((*p)->synchronize());
+  Status last = Error(ErrorCode::InvalidArgument, "unset");
+  timed("synchronize after the launches", 2000ms + 1000ms, [&] { last = (*p)->synchronize(); });
+  // Whatever was still queued is cancelled at the timeout: usable either way.
+  if (!last)
+    EXPECT_EQ(last.error().code(), ErrorCode::Timeout) << last.error().describe();
+  EXPECT_FALSE((*p)->wedged());
 }
 
 // Last: it leaves a runtime abandoned under a kernel that runs for 6 more seconds.
@@ -269,12 +372,18 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
 
   // Teardown of the runtime while a kernel of its own never ends (well, 6 s): the
   // drain gives up after shutdownDrainTimeout and the context is abandoned.
-  auto b = rt->createPipeline({.arenaBytes = 8 << 20, .timeout = 100ms, .name = "tenant-a2"});
+  // Without cancelOnTimeout: the timeout (and the pipeline's destruction) would
+  // cancel the kernel within microseconds, and the teardown below would measure an
+  // idle runtime. This is the case of a kernel that cannot be stopped.
+  auto b = rt->createPipeline(
+      {.arenaBytes = 8 << 20, .timeout = 100ms, .name = "tenant-a2", .cancelOnTimeout = false});
   ASSERT_TRUE(b);
   auto flag2 = (*b)->allocate(4), result2 = (*b)->allocate(4);
   ASSERT_TRUE((*b)->fill(*flag2, 0, 4, 0));
   ASSERT_TRUE((*b)->launch(*spin, {Dim3(1), Dim3(32)}, *flag2, 6'000'000'000ull, *result2));
-  EXPECT_FALSE((*b)->synchronize()); // Timeout: wedged
+  Status bs = (*b)->synchronize();
+  EXPECT_ATOLL_ERROR(bs, ErrorCode::Timeout);
+  EXPECT_TRUE((*b)->wedged()) << "the kernel did not keep running";
   timed("teardown of the runtime under its own running kernel", 300ms * 2 + 1500ms, [&] {
     // Everything that keeps the runtime's state alive goes: the state dies last,
     // here, under the wedged kernel.
