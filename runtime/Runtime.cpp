@@ -351,21 +351,12 @@ Result<HostMemory> Runtime::allocateHost(size_t bytes) {
     return std::move(s).error();
   if (bytes == 0)
     return Error(ErrorCode::InvalidArgument, "cannot allocate 0 bytes of host memory");
-  // Page-aligned memory registered with the driver: registration returns at once
-  // and its undoing (cuMemHostUnregister, which waits for running kernels) can run
-  // on the reclaim thread; cuMemFreeHost would wait on the caller's path.
-  const size_t page = size_t(::sysconf(_SC_PAGESIZE));
-  if (bytes > SIZE_MAX - page)
-    return Error(ErrorCode::InvalidArgument,
-                 fmt::format("cannot allocate {} bytes of host memory", bytes));
-  const size_t rounded = (bytes + page - 1) / page * page;
-  void *p = std::aligned_alloc(page, rounded);
-  if (!p)
-    return Error(ErrorCode::CapacityExceeded,
-                 fmt::format("no {} bytes of host memory left", bytes));
-  if (CUresult r = state_->api->cuMemHostRegister(p, rounded, CU_MEMHOSTREGISTER_PORTABLE);
-      r != CUDA_SUCCESS) {
-    std::free(p);
+  // cuMemAllocHost returns at once while kernels run (measured on the H200);
+  // cuMemFreeHost waits for them, so it runs on the reclaim thread. (Registering
+  // aligned_alloc memory with cuMemHostRegister was tried: on the H200 it blocked
+  // for seconds while another thread's driver call waited for a running kernel.)
+  void *p = nullptr;
+  if (CUresult r = state_->api->cuMemAllocHost(&p, bytes); r != CUDA_SUCCESS) {
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
       return Error(ErrorCode::CapacityExceeded,
                    fmt::format("cannot page-lock {} bytes of host memory", bytes),
@@ -433,14 +424,11 @@ HostMemory &HostMemory::operator=(HostMemory &&other) noexcept {
 HostMemory::~HostMemory() { reset(); }
 
 void HostMemory::reset() noexcept {
-  // Unregistered on the reclaim thread, then freed; if the runtime is lost or
+  // Freed on the reclaim thread (cuMemFreeHost waits for running kernels); if the runtime is lost or
   // abandoned first, the memory stays registered and is never freed (a transfer may
   // still target it).
   if (data_ && state_)
-    state_->reclaim([api = state_->api, p = data_] {
-      if (api->cuMemHostUnregister(p) == CUDA_SUCCESS)
-        std::free(p);
-    });
+    state_->reclaim([api = state_->api, p = data_] { api->cuMemFreeHost(p); });
   data_ = nullptr;
   size_ = 0;
   state_.reset();

@@ -3,10 +3,10 @@
 runtime's sources: the driver calls that wait for every running kernel of the shared
 context appear only where the design puts them.
 
-- cuModuleUnload, cuMemFree, cuMemHostUnregister: only inside a task queued on the
+- cuModuleUnload, cuMemFree, cuMemFreeHost, cuMemHostUnregister: only inside a task queued on the
   reclaim thread (within a few lines after `reclaim(`);
 - cuModuleLoadData*: only in RuntimeState::loadModule (run on the loader thread);
-- cuMemFreeHost, cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize,
+- cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize,
   cuLibrary*: nowhere.
 
 Usage: check-driver-waits.py <runtime dir>   (exit 1 and one line per violation)
@@ -17,9 +17,9 @@ import re
 import sys
 
 CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(")
-RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemHostUnregister"}
+RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"}
 LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary"}
-FORBIDDEN = {"cuMemFreeHost", "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"}
+FORBIDDEN = {"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"}
 RECLAIM_WINDOW = 3
 
 
