@@ -386,11 +386,8 @@ Status PipelineImpl::requestCancel(Lock &) {
   return {};
 }
 
-bool PipelineImpl::isPinnedHost(const void *ptr) const noexcept {
-  unsigned int type = 0;
-  CUresult r = state->api->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                                 reinterpret_cast<CUdeviceptr>(ptr));
-  return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+bool PipelineImpl::isPinnedHost(const void *ptr, size_t bytes) const noexcept {
+  return state->isHostBlock(ptr, bytes);
 }
 
 Status PipelineImpl::launch(const Application &app, uint32_t index, const LaunchConfig &config,

@@ -85,7 +85,7 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   // stream, with the lock held since that was known (so no launch slipped in).
   // Every other enqueue needs room in the driver's queue (kMaxQueued).
   const bool pageable =
-      hostMemory && !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst);
+      hostMemory && !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst, q.bytes);
   if (pageable || (hostMemory && !q.async)) {
     if (Status s = waitForRoom(lock, 0, "a synchronous copy", &q); !s)
       return s;

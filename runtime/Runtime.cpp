@@ -363,6 +363,10 @@ Result<HostMemory> Runtime::allocateHost(size_t bytes) {
                    cuda::describe(*state_->api, r));
     return state_->fail(r, fmt::format("page-locking {} bytes of host memory", bytes));
   }
+  {
+    std::lock_guard lock(state_->hostBlocksMutex);
+    state_->hostBlocks[reinterpret_cast<uintptr_t>(p)] = bytes;
+  }
   return HostMemory(state_, p, bytes);
 }
 
@@ -427,8 +431,13 @@ void HostMemory::reset() noexcept {
   // Freed on the reclaim thread (cuMemFreeHost waits for running kernels); if the runtime is lost or
   // abandoned first, the memory stays registered and is never freed (a transfer may
   // still target it).
-  if (data_ && state_)
+  if (data_ && state_) {
+    {
+      std::lock_guard lock(state_->hostBlocksMutex);
+      state_->hostBlocks.erase(reinterpret_cast<uintptr_t>(data_));
+    }
     state_->reclaim([api = state_->api, p = data_] { api->cuMemFreeHost(p); });
+  }
   data_ = nullptr;
   size_ = 0;
   state_.reset();

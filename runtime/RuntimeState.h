@@ -12,6 +12,9 @@
 
 #include "atoll/runtime.h"
 
+#include <map>
+#include <mutex>
+
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -58,6 +61,20 @@ private:
 
 struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   RuntimeOptions options;
+  /// The page-locked blocks allocateHost handed out (start -> bytes): a copy from or
+  /// to one of them is asynchronous. Kept here rather than asked of the driver
+  /// (cuPointerGetAttribute), so the answer never depends on driver state.
+  std::mutex hostBlocksMutex;
+  std::map<uintptr_t, size_t> hostBlocks;
+  bool isHostBlock(const void *p, size_t bytes) {
+    const auto a = reinterpret_cast<uintptr_t>(p);
+    std::lock_guard lock(hostBlocksMutex);
+    auto it = hostBlocks.upper_bound(a);
+    if (it == hostBlocks.begin())
+      return false;
+    --it;
+    return a - it->first <= it->second && bytes <= it->second - (a - it->first);
+  }
   DeviceInfo info;
   const cuda::DriverApi *api = nullptr; // null for a compile-only runtime
   CUdevice device = 0;
