@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -259,6 +260,15 @@ RuntimeState::~RuntimeState() {
   // 3. Drop modules and arenas: unloads and frees are queued on the reclaim thread
   //    (or dropped when abandoned or lost).
   pool.reset();
+  // Pinned host blocks: no HostMemory is left (each holds the state), so every block
+  // is in hostFree; freed on the reclaim thread (cuMemFreeHost waits for kernels).
+  {
+    std::lock_guard lock(hostBlocksMutex);
+    for (auto &[bytes, a] : hostFree)
+      reclaim([api = api, p = reinterpret_cast<void *>(a)] { api->cuMemFreeHost(p); });
+    hostFree.clear();
+    hostBlocks.clear();
+  }
   modules.clear();
   backend.reset();
   // 4. Let the reclaim thread finish, bounded: a queued unload may still wait for
@@ -355,6 +365,18 @@ Result<HostMemory> Runtime::allocateHost(size_t bytes) {
   // cuMemFreeHost waits for them, so it runs on the reclaim thread. (Registering
   // aligned_alloc memory with cuMemHostRegister was tried: on the H200 it blocked
   // for seconds while another thread's driver call waited for a running kernel.)
+  {
+    // A released block of the runtime's own is reused, zeroed (no residue of the
+    // tenant that had it).
+    std::lock_guard lock(state_->hostBlocksMutex);
+    auto it = state_->hostFree.lower_bound(bytes);
+    if (it != state_->hostFree.end()) {
+      void *reused = reinterpret_cast<void *>(it->second);
+      state_->hostFree.erase(it);
+      std::memset(reused, 0, state_->hostBlocks[reinterpret_cast<uintptr_t>(reused)]);
+      return HostMemory(state_, reused, bytes);
+    }
+  }
   void *p = nullptr;
   if (CUresult r = state_->api->cuMemAllocHost(&p, bytes); r != CUDA_SUCCESS) {
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
@@ -428,15 +450,13 @@ HostMemory &HostMemory::operator=(HostMemory &&other) noexcept {
 HostMemory::~HostMemory() { reset(); }
 
 void HostMemory::reset() noexcept {
-  // Freed on the reclaim thread (cuMemFreeHost waits for running kernels); if the runtime is lost or
-  // abandoned first, the memory stays registered and is never freed (a transfer may
-  // still target it).
+  // Kept for reuse (RuntimeState::hostFree), zeroed when handed out again; freed on
+  // the reclaim thread when the runtime goes (never if it is lost or abandoned: a
+  // transfer may still target it).
   if (data_ && state_) {
-    {
-      std::lock_guard lock(state_->hostBlocksMutex);
-      state_->hostBlocks.erase(reinterpret_cast<uintptr_t>(data_));
-    }
-    state_->reclaim([api = state_->api, p = data_] { api->cuMemFreeHost(p); });
+    std::lock_guard lock(state_->hostBlocksMutex);
+    auto a = reinterpret_cast<uintptr_t>(data_);
+    state_->hostFree.emplace(state_->hostBlocks[a], a);
   }
   data_ = nullptr;
   size_ = 0;

@@ -66,6 +66,11 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   /// (cuPointerGetAttribute), so the answer never depends on driver state.
   std::mutex hostBlocksMutex;
   std::map<uintptr_t, size_t> hostBlocks;
+  /// Released blocks (bytes -> start), reused by allocateHost and freed only when the
+  /// runtime goes: on the H200 a cuMemFreeHost waiting for a running kernel on one
+  /// thread made cuMemAllocHost on another wait too, so nothing frees pinned memory
+  /// while tenants run.
+  std::multimap<size_t, uintptr_t> hostFree;
   bool isHostBlock(const void *p, size_t bytes) {
     const auto a = reinterpret_cast<uintptr_t>(p);
     std::lock_guard lock(hostBlocksMutex);

@@ -304,6 +304,10 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
     for (int i = 0; i < 3; ++i) {
       auto h = rt->allocateHost(1 << 20);
       ASSERT_TRUE(h) << h.error().describe();
+      // Blocks are reused (never freed while tenants run), zeroed: no residue of the
+      // previous iteration's ones.
+      const auto *bytes = static_cast<const uint8_t *>(h->data());
+      EXPECT_EQ(std::count(bytes, bytes + h->size(), 0), ptrdiff_t(h->size()));
       std::memset(h->data(), 1, h->size());
     }
   });
