@@ -261,9 +261,18 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     }
     // After confinement: the checks' own control-block accesses are never confined.
     // Before zero-init: its loops are bounded and need no check.
-    insertPreemptionChecks(
-        *NewF, NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX),
-        PreemptOptions{Opts.Preempt, Opts.PollShift}, Refuse);
+    // Memory intrinsics become IR loops first (over the confined pointers and cut
+    // length), so that their loops take checks like any other.
+    Value *Control = NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX);
+    if (Opts.Preempt &&
+        (!expandMemIntrinsicLoops(*NewF, Refuse) ||
+         !insertPreemptionChecks(*NewF, Control, PreemptOptions{Opts.Preempt, Opts.PollShift},
+                                 Refuse) ||
+         !verifyPreemptionChecks(*NewF, Control, Refuse)))
+      continue;
+    // The entry poll split the entry block: re-anchor the entry builder on its
+    // terminator's (new) block for the zero-init.
+    C.entryBuilder().SetInsertPoint(&*C.entryBuilder().GetInsertPoint());
     emitZeroInit(*NewF, C, ZeroShared);
     defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);

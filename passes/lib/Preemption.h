@@ -12,6 +12,23 @@ struct PreemptOptions {
   unsigned PollShift = ATOLL_DEFAULT_POLL_SHIFT; // read the cancel word every 2^PollShift edges
 };
 
+/// Memory intrinsics with a constant length of at most this many bytes stay
+/// intrinsics: codegen lowers them to straight-line stores or a loop of at most
+/// this many iterations. Every other one is expanded into an IR loop (which then
+/// takes a check) by expandMemIntrinsicLoops.
+constexpr uint64_t MaxUncheckedMemBytes = 256;
+
+/// Expands every memcpy/memmove/memset (and .inline form) of F whose length is not
+/// a constant <= MaxUncheckedMemBytes into an explicit loop over the same (already
+/// confined) pointers and (already cut) length. Returns false after Refuse.
+bool expandMemIntrinsicLoops(llvm::Function &F, const RefuseFn &Refuse);
+
+/// After insertPreemptionChecks: every cycle of F contains a block that reads the
+/// cancel word and can leave the cycle on it, the entry block polls, and no memory
+/// intrinsic that codegen would turn into an unchecked loop is left. Returns false
+/// after Refuse (a pass bug must not become an uncancellable kernel).
+bool verifyPreemptionChecks(llvm::Function &F, llvm::Value *Control, const RefuseFn &Refuse);
+
 /// Inserts the checks into kernel F (already confined); Control is the i64 hidden
 /// parameter holding the control block's device address. Returns false after
 /// Refuse when a cycle cannot take a check.
