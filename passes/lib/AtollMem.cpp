@@ -9,10 +9,12 @@
 #include "DefinedValues.h"
 #include "KernelHardener.h"
 #include "Preemption.h"
+
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -203,6 +205,22 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     AtollDiagnostic D(name(), F, I, Reason);
     M.getContext().diagnose(D);
   };
+  // The mark of the pass's own bounded loops (abi.h) is never the tenant's to set.
+  {
+    unsigned Kind = M.getContext().getMDKindID(ATOLL_BOUNDED_LOOP_MD);
+    bool Marked = false;
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (I.getMetadata(Kind)) {
+          Refuse(F, &I, StateSpace::Unknown, AccessKind::Call,
+                 "metadata !" ATOLL_BOUNDED_LOOP_MD " is reserved for the passes");
+          Marked = true;
+        }
+    if (Marked) {
+      Finish();
+      return PreservedAnalyses::none();
+    }
+  }
   if (!refuseNonCallFunctionUses(M, Kernels, Refuse) || !inlineAllCalls(M, Kernels, Refuse)) {
     Finish();
     return PreservedAnalyses::none();
@@ -274,6 +292,8 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     // terminator's (new) block for the zero-init.
     C.entryBuilder().SetInsertPoint(&*C.entryBuilder().GetInsertPoint());
     emitZeroInit(*NewF, C, ZeroShared);
+    if (Opts.Preempt)
+      markBoundedCycles(*NewF, Control);
     defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }

@@ -176,6 +176,21 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
   return true;
 }
 
+void markBoundedCycles(Function &F, Value *Control) {
+  CycleInfo CI;
+  CI.compute(F);
+  MDNode *Empty = MDNode::get(F.getContext(), {});
+  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
+  while (!Work.empty()) {
+    const CycleInfo::CycleT *C = Work.pop_back_val();
+    append_range(Work, C->children());
+    if (any_of(C->blocks(), [&](BasicBlock *BB) { return isCheckBlock(*BB, Control); }))
+      continue;
+    for (BasicBlock *BB : C->blocks())
+      BB->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD, Empty);
+  }
+}
+
 bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &Opts,
                             const RefuseFn &Refuse) {
   if (!Opts.Enabled)

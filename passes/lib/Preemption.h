@@ -29,6 +29,12 @@ bool expandMemIntrinsicLoops(llvm::Function &F, const RefuseFn &Refuse);
 /// after Refuse (a pass bug must not become an uncancellable kernel).
 bool verifyPreemptionChecks(llvm::Function &F, llvm::Value *Control, const RefuseFn &Refuse);
 
+/// After the zero-init (whose loops must run to the end: a thread that left half
+/// way would leave other tenants' shared-memory residue to its block): marks the
+/// branches of every cycle without a check with ATOLL_BOUNDED_LOOP_MD, the only
+/// cycles the toolchain's final check lets through.
+void markBoundedCycles(llvm::Function &F, llvm::Value *Control);
+
 /// Inserts the checks into kernel F (already confined); Control is the i64 hidden
 /// parameter holding the control block's device address. Returns false after
 /// Refuse when a cycle cannot take a check.
