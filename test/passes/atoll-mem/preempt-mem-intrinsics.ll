@@ -116,3 +116,10 @@ declare void @llvm.memcpy.p0.p1.i64(ptr, ptr addrspace(1), i64, i1)
 declare void @llvm.memcpy.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 declare void @llvm.memmove.p1.p1.i64(ptr addrspace(1), ptr addrspace(1), i64, i1)
 declare void @llvm.memmove.p1.p3.i64(ptr addrspace(1), ptr addrspace(3), i64, i1)
+
+; The verification after the preemption step refuses a cycle without a check and a
+; memory intrinsic left with a run-time length (fault injection: pass bugs).
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-first-preempt-check -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOCHECK
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-mem-expansion -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOEXPAND
+; NOCHECK: atoll-mem: refused in 'global_rt': internal: a cycle has no preemption check
+; NOEXPAND: atoll-mem: refused in 'global_rt': internal: a memory intrinsic with a run-time or long length was not expanded into a checked loop
