@@ -292,8 +292,13 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     // terminator's (new) block for the zero-init.
     C.entryBuilder().SetInsertPoint(&*C.entryBuilder().GetInsertPoint());
     emitZeroInit(*NewF, C, ZeroShared);
-    if (Opts.Preempt)
+    // The zero-init's memsets of frame objects longer than the codegen bound become
+    // IR loops too (bounded by the object's size), marked with the shared zeroing.
+    if (Opts.Preempt) {
+      if (!expandMemIntrinsicLoops(*NewF, Refuse))
+        continue;
       markBoundedCycles(*NewF, Control);
+    }
     defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }

@@ -13,10 +13,13 @@ struct PreemptOptions {
 };
 
 /// Memory intrinsics with a constant length of at most this many bytes stay
-/// intrinsics: codegen lowers them to straight-line stores or a loop of at most
-/// this many iterations. Every other one is expanded into an IR loop (which then
-/// takes a check) by expandMemIntrinsicLoops.
-constexpr uint64_t MaxUncheckedMemBytes = 256;
+/// intrinsics: NVPTX codegen (LLVM 22) lowers them to straight-line loads and
+/// stores; from 65 bytes on it makes a loop (nvptx-lower-aggr-copies). Every other
+/// one is expanded into an IR loop by expandMemIntrinsicLoops: the tenant's before
+/// the checks (so its loops take one), the zero-init's after (bounded, marked). If
+/// a later LLVM lowers differently, the toolchain's check after code generation
+/// (checkCyclesPolled) refuses the module instead of emitting an unchecked loop.
+constexpr uint64_t MaxUncheckedMemBytes = 64;
 
 /// Expands every memcpy/memmove/memset (and .inline form) of F whose length is not
 /// a constant <= MaxUncheckedMemBytes into an explicit loop over the same (already

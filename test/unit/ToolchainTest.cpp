@@ -472,7 +472,8 @@ TEST(ToolchainPTX, UnreachableAfterOptimisationHasNoTrap) {
 
 // The preemption checks survive the whole toolchain (optimisation before the passes,
 // codegen after): a loop gets the cancel poll and the fuel exit in the PTX, a
-// loop-free kernel gets neither, and Preempt = false (benchmarks only) removes them.
+// loop-free kernel only the entry poll, and Preempt = false (benchmarks only)
+// removes them.
 const std::string RegisterSpin = withHeader(R"(
 define ptx_kernel void @spin(ptr %p, i32 %seed) {
 entry:
@@ -504,9 +505,13 @@ TEST(ToolchainPTX, PreemptionChecksReachThePtx) {
   EXPECT_NE(N->ptx.find(".param .u64 spin_param_4"), std::string::npos)
       << "the ABI is the same without the checks";
 
+  // A loop-free kernel: only the entry poll (R2-F2), one volatile load, no fuel.
   auto V = compileIR(VecAdd);
   ASSERT_TRUE(!!V) << toString(V.takeError());
-  EXPECT_EQ(V->ptx.find("ld.volatile.global"), std::string::npos) << "no loop, no check";
+  size_t First = V->ptx.find("ld.volatile.global");
+  EXPECT_NE(First, std::string::npos) << "the entry poll";
+  EXPECT_EQ(V->ptx.find("ld.volatile.global", First + 1), std::string::npos) << V->ptx;
+  EXPECT_EQ(V->ptx.find("atom.global.or"), std::string::npos) << V->ptx;
 }
 
 TEST(ToolchainPTX, BackendFatalErrorIsCompileErrorNotExit) {

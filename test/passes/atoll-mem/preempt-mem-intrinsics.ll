@@ -81,11 +81,11 @@ define ptx_kernel void @volatile_rt(ptr addrspace(1) %p, i64 %n) {
   ret void
 }
 
-; Constant lengths up to 256 bytes (and the .inline forms) stay intrinsics: no
+; Constant lengths up to 64 bytes (and the .inline forms) stay intrinsics: no
 ; cycle, so only the entry poll.
 ; CHECK-LABEL: define ptx_kernel void @small_const(
 ; CHECK:         call void @llvm.memset.p1.i64(ptr addrspace(1) {{.*}}, i8 0, i64 64, i1 false)
-; CHECK:         call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) {{.*}}, ptr addrspace(1) {{.*}}, i64 256, i1 false)
+; CHECK:         call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) {{.*}}, ptr addrspace(1) {{.*}}, i64 64, i1 false)
 ; CHECK:         call void @llvm.memset.inline.p1.i64(ptr addrspace(1) {{.*}}, i8 0, i64 16, i1 false)
 ; CHECK-NOT:     atoll.poll
 ; CHECK:         ret void
@@ -93,18 +93,33 @@ define ptx_kernel void @volatile_rt(ptr addrspace(1) %p, i64 %n) {
 ; OFF:           call void @llvm.memset.p1.i64(ptr addrspace(1) {{.*}}, i8 0, i64 64, i1 false)
 define ptx_kernel void @small_const(ptr addrspace(1) %p, ptr addrspace(1) %q) {
   call void @llvm.memset.p1.i64(ptr addrspace(1) align 4 %p, i8 0, i64 64, i1 false)
-  call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 4 %q, ptr addrspace(1) align 4 %p, i64 256, i1 false)
+  call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 4 %q, ptr addrspace(1) align 4 %p, i64 64, i1 false)
   call void @llvm.memset.inline.p1.i64(ptr addrspace(1) align 4 %p, i8 0, i64 16, i1 false)
   ret void
 }
 
-; A constant longer than 256 bytes (257) is cut like a run-time one and expanded.
+; A constant longer than 64 bytes (65, which codegen would turn into a loop) is
+; expanded into a checked loop; so is the zero-init of a frame object longer than
+; 64 bytes (a bounded loop, marked !atoll.bounded, no check).
 ; CHECK-LABEL: define ptx_kernel void @long_const(
 ; CHECK-NOT:     call void @llvm.mem
 ; CHECK:       atoll.poll:
 ; CHECK:         ret void
+; CHECK-LABEL: define ptx_kernel void @frame_zero(
+; CHECK-NOT:     call void @llvm.mem
+; CHECK:         store i8 0, ptr
+; CHECK:         br i1 {{.*}}, !atoll.bounded
+; CHECK-NOT:     call void @llvm.mem
+; CHECK:         ret void
 define ptx_kernel void @long_const(ptr addrspace(1) %p) {
-  call void @llvm.memset.p1.i64(ptr addrspace(1) %p, i8 0, i64 257, i1 false)
+  call void @llvm.memset.p1.i64(ptr addrspace(1) %p, i8 0, i64 65, i1 false)
+  ret void
+}
+define ptx_kernel void @frame_zero(ptr addrspace(1) %p, i32 %i) {
+  %a = alloca [64 x i32], align 4
+  %e = getelementptr i32, ptr %a, i32 %i
+  %v = load i32, ptr %e
+  store i32 %v, ptr addrspace(1) %p
   ret void
 }
 
