@@ -110,6 +110,10 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::loadTimeout must be positive");
   if (options.shutdownDrainTimeout.count() < 0)
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::shutdownDrainTimeout is negative");
+  if (options.maxBlocksPerLaunch == 0 || options.maxBlocksPerLaunch > (uint64_t(1) << 63))
+    return Error(ErrorCode::InvalidArgument,
+                 "RuntimeOptions::maxBlocksPerLaunch must be between 1 and 2^63");
+  info.limits.maxBlocksPerLaunch = options.maxBlocksPerLaunch;
   if (!options.ptxCacheDir.empty()) {
     auto disk = DiskCache::open(options.ptxCacheDir, options.ptxCacheKey);
     if (!disk)

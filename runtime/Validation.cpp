@@ -217,6 +217,14 @@ Status checkLaunchShape(const LaunchConfig &c, const DeviceLimits &d, const Kern
       return fail(fmt::format("grid.{} = {} exceeds the device limit {}", axis[i], grid[i],
                               d.maxGridDim[i]));
   }
+  // Three 32-bit factors: the product fits in 96 bits; compare in two steps so
+  // that 64-bit arithmetic never wraps.
+  const uint64_t xy = uint64_t(grid[0]) * grid[1];
+  if (xy > d.maxBlocksPerLaunch || (grid[2] > 1 && xy > d.maxBlocksPerLaunch / grid[2]))
+    return fail(fmt::format("grid ({}, {}, {}) has more than {} blocks "
+                            "(RuntimeOptions::maxBlocksPerLaunch: a cancelled grid must drain "
+                            "within the cancel deadline)",
+                            grid[0], grid[1], grid[2], d.maxBlocksPerLaunch));
   uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
   uint32_t maxThreads = d.maxThreadsPerBlock;
   if (k.maxThreadsPerBlock != 0)

@@ -47,6 +47,12 @@
  * clamping mode ("mask-based" or "modulo-based"). The runtime refuses kernels
  * without it, so unhardened code can never be launched. */
 #define ATOLL_HARDENED_ATTR "atoll-hardened"
+/* Instruction metadata (kind name) that atoll-mem puts on the branches of the
+ * loops it adds after the preemption step (the zero-init of shared memory: bounded
+ * by the window, and must not be left half done). The toolchain's check after code
+ * generation accepts a cycle without a preemption check only when it carries this;
+ * input carrying it is refused. */
+#define ATOLL_BOUNDED_LOOP_MD "atoll.bounded"
 #define ATOLL_MODE_MASK "mask-based"
 #define ATOLL_MODE_MODULO "modulo-based"
 

@@ -50,6 +50,9 @@ struct DeviceLimits {
   uint32_t maxGridDim[3] = {2147483647u, 65535, 65535};
   uint32_t defaultSharedPerBlock = 48u << 10;       // without opt-in
   uint32_t maxSharedPerBlockOptin = 227u << 10;     // with opt-in (static + dynamic)
+  /// Blocks of one launch (grid.x * grid.y * grid.z), not a device limit:
+  /// RuntimeOptions::maxBlocksPerLaunch (a cancelled grid must drain in time).
+  uint64_t maxBlocksPerLaunch = uint64_t(1) << 24;
 };
 
 enum class ArgKind : uint8_t {

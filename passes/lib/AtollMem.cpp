@@ -9,10 +9,12 @@
 #include "DefinedValues.h"
 #include "KernelHardener.h"
 #include "Preemption.h"
+
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -203,6 +205,22 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     AtollDiagnostic D(name(), F, I, Reason);
     M.getContext().diagnose(D);
   };
+  // The mark of the pass's own bounded loops (abi.h) is never the tenant's to set.
+  {
+    unsigned Kind = M.getContext().getMDKindID(ATOLL_BOUNDED_LOOP_MD);
+    bool Marked = false;
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (I.getMetadata(Kind)) {
+          Refuse(F, &I, StateSpace::Unknown, AccessKind::Call,
+                 "metadata !" ATOLL_BOUNDED_LOOP_MD " is reserved for the passes");
+          Marked = true;
+        }
+    if (Marked) {
+      Finish();
+      return PreservedAnalyses::none();
+    }
+  }
   if (!refuseNonCallFunctionUses(M, Kernels, Refuse) || !inlineAllCalls(M, Kernels, Refuse)) {
     Finish();
     return PreservedAnalyses::none();
@@ -261,10 +279,26 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     }
     // After confinement: the checks' own control-block accesses are never confined.
     // Before zero-init: its loops are bounded and need no check.
-    insertPreemptionChecks(
-        *NewF, NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX),
-        PreemptOptions{Opts.Preempt, Opts.PollShift}, Refuse);
+    // Memory intrinsics become IR loops first (over the confined pointers and cut
+    // length), so that their loops take checks like any other.
+    Value *Control = NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX);
+    if (Opts.Preempt &&
+        (!expandMemIntrinsicLoops(*NewF, Refuse) ||
+         !insertPreemptionChecks(*NewF, Control, PreemptOptions{Opts.Preempt, Opts.PollShift},
+                                 Refuse) ||
+         !verifyPreemptionChecks(*NewF, Control, Refuse)))
+      continue;
+    // The entry poll split the entry block: re-anchor the entry builder on its
+    // terminator's (new) block for the zero-init.
+    C.entryBuilder().SetInsertPoint(&*C.entryBuilder().GetInsertPoint());
     emitZeroInit(*NewF, C, ZeroShared);
+    // The zero-init's memsets of frame objects longer than the codegen bound become
+    // IR loops too (bounded by the object's size), marked with the shared zeroing.
+    if (Opts.Preempt) {
+      if (!expandMemIntrinsicLoops(*NewF, Refuse))
+        continue;
+      markBoundedCycles(*NewF, Control);
+    }
     defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }

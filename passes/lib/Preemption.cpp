@@ -30,18 +30,30 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 #define DEBUG_TYPE "atoll-preempt"
 
 using namespace llvm;
 
+// Fault injection for the lit tests of the verification (a pass bug must be refused,
+// never emitted): skip one check, or the expansion of memory intrinsics.
+static cl::opt<bool> TestSkipFirstCheck("atoll-test-skip-first-preempt-check", cl::Hidden,
+                                        cl::desc("testing only: leave one cycle unchecked"));
+static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
+                                          cl::desc("testing only: keep memory intrinsics"));
+
 STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
 STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
+STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
 namespace Atoll {
 
@@ -67,7 +79,127 @@ bool cycleWaits(const CycleInfo::CycleT &C) {
   return false;
 }
 
+/// True for a memory intrinsic whose length codegen lowers without an unbounded
+/// loop: a constant of at most MaxUncheckedMemBytes.
+bool smallConstantLength(const MemIntrinsic &MI) {
+  auto *CL = dyn_cast<ConstantInt>(MI.getLength());
+  return CL && CL->getValue().ule(MaxUncheckedMemBytes);
+}
+
+/// The cancel word's address: inttoptr of the control parameter (offset 0).
+bool isCancelPoll(const Instruction &I, const Value *Control) {
+  auto *LI = dyn_cast<LoadInst>(&I);
+  if (!LI || !LI->isVolatile())
+    return false;
+  auto *P = dyn_cast<IntToPtrInst>(LI->getPointerOperand());
+  return P && P->getOperand(0) == Control;
+}
+
+/// A block that reads the cancel word and branches on it.
+bool isCheckBlock(const BasicBlock &BB, const Value *Control) {
+  auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
+  if (!Br || !Br->isConditional())
+    return false;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return false;
+  auto *L = dyn_cast<Instruction>(Cmp->getOperand(0));
+  return L && L->getParent() == &BB && isCancelPoll(*L, Control);
+}
+
 } // namespace
+
+bool expandMemIntrinsicLoops(Function &F, const RefuseFn &Refuse) {
+  if (TestSkipMemExpansion)
+    return true;
+  SmallVector<MemIntrinsic *, 8> Work;
+  for (Instruction &I : instructions(F))
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !smallConstantLength(*MI))
+      Work.push_back(MI);
+  // The generic cost model: byte-wide loops, what NVPTX codegen emits itself.
+  TargetTransformInfo TTI(F.getDataLayout());
+  for (MemIntrinsic *MI : Work) {
+    ++NumExpandedMemIntrinsics;
+    if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+      expandMemSetAsLoop(MS);
+    } else if (auto *MC = dyn_cast<MemCpyInst>(MI)) {
+      expandMemCpyAsLoop(MC, TTI);
+    } else if (auto *MM = dyn_cast<MemMoveInst>(MI)) {
+      // Pointers of two spaces: compare them as generic addresses (the same bytes;
+      // the loop still touches exactly [dst, dst+len) and [src, src+len)).
+      if (MM->getDestAddressSpace() != MM->getSourceAddressSpace()) {
+        IRBuilder<> B(MM);
+        PointerType *Generic = PointerType::get(F.getContext(), 0);
+        Value *D = B.CreateAddrSpaceCast(MM->getRawDest(), Generic);
+        Value *S = B.CreateAddrSpaceCast(MM->getRawSource(), Generic);
+        auto *New = cast<MemMoveInst>(B.CreateMemMove(D, MM->getDestAlign(), S,
+                                                      MM->getSourceAlign(), MM->getLength(),
+                                                      MM->isVolatile()));
+        MM->eraseFromParent();
+        MI = MM = New;
+      }
+      if (!expandMemMoveAsLoop(MM, TTI)) {
+        Refuse(F, MM, StateSpace::Unknown, AccessKind::MemTransfer,
+               "a memmove cannot be expanded into a checked loop");
+        return false;
+      }
+    } else {
+      Refuse(F, MI, StateSpace::Unknown, AccessKind::Call,
+             "a memory intrinsic with a run-time length cannot be expanded into a checked loop");
+      return false;
+    }
+    MI->eraseFromParent();
+  }
+  return true;
+}
+
+bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse) {
+  // A memory intrinsic left here becomes a codegen loop without a check.
+  for (Instruction &I : instructions(F))
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !smallConstantLength(*MI)) {
+      Refuse(F, MI, StateSpace::Unknown, AccessKind::Call,
+             "internal: a memory intrinsic with a run-time or long length was not expanded "
+             "into a checked loop");
+      return false;
+    }
+  if (!isCheckBlock(F.getEntryBlock(), Control)) {
+    Refuse(F, F.getEntryBlock().getTerminator(), StateSpace::Unknown, AccessKind::Call,
+           "internal: the kernel has no cancel poll at entry");
+    return false;
+  }
+  CycleInfo CI;
+  CI.compute(F);
+  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
+  while (!Work.empty()) {
+    const CycleInfo::CycleT *C = Work.pop_back_val();
+    append_range(Work, C->children());
+    bool Checked = any_of(C->blocks(), [&](BasicBlock *BB) {
+      return isCheckBlock(*BB, Control) &&
+             any_of(successors(BB), [&](BasicBlock *S) { return !C->contains(S); });
+    });
+    if (!Checked) {
+      Refuse(F, C->getHeader()->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+             "internal: a cycle has no preemption check");
+      return false;
+    }
+  }
+  return true;
+}
+
+void markBoundedCycles(Function &F, Value *Control) {
+  CycleInfo CI;
+  CI.compute(F);
+  MDNode *Empty = MDNode::get(F.getContext(), {});
+  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
+  while (!Work.empty()) {
+    const CycleInfo::CycleT *C = Work.pop_back_val();
+    append_range(Work, C->children());
+    if (any_of(C->blocks(), [&](BasicBlock *BB) { return isCheckBlock(*BB, Control); }))
+      continue;
+    for (BasicBlock *BB : C->blocks())
+      BB->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD, Empty);
+  }
+}
 
 bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &Opts,
                             const RefuseFn &Refuse) {
@@ -98,9 +230,6 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
       }
     Sites.push_back(std::move(S));
   }
-  if (Sites.empty())
-    return true; // loop-free: no check, no control-block access
-
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   const uint64_t Interval = uint64_t(1) << Opts.PollShift;
@@ -108,8 +237,11 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // Per-thread state in two allocas, promoted to registers below.
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
-  AllocaInst *Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
-  AllocaInst *Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
+  AllocaInst *Count = nullptr, *Fuel = nullptr;
+  if (!Sites.empty()) {
+    Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
+    Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
+  }
   // Initialisation at the end of the entry block (it dominates every cycle).
   EB.SetInsertPoint(Entry.getTerminator());
   Value *CtrlPtr = EB.CreateIntToPtr(Control, PointerType::get(Ctx, 1), "atoll.ctrl");
@@ -120,13 +252,15 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
                                     "atoll.ctrl.status");
   Value *FuelPtr = EB.CreateConstInBoundsGEP1_64(Type::getInt8Ty(Ctx), CtrlPtr,
                                                  ATOLL_CONTROL_FUEL_OFFSET, "atoll.ctrl.fuel");
-  Value *Budget = EB.CreateAlignedLoad(I64, FuelPtr, Align(8), "atoll.fuel");
-  // 0 = unlimited: 2^64-1 edges never run out.
-  Value *Unlimited = EB.CreateICmpEQ(Budget, EB.getInt64(0));
-  Budget = EB.CreateSelect(Unlimited, EB.getInt64(~uint64_t(0)), Budget, "atoll.fuel.budget");
-  Value *First = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(Interval));
-  EB.CreateStore(EB.CreateTrunc(First, I32), Count);
-  EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
+  if (!Sites.empty()) {
+    Value *Budget = EB.CreateAlignedLoad(I64, FuelPtr, Align(8), "atoll.fuel");
+    // 0 = unlimited: 2^64-1 edges never run out.
+    Value *Unlimited = EB.CreateICmpEQ(Budget, EB.getInt64(0));
+    Budget = EB.CreateSelect(Unlimited, EB.getInt64(~uint64_t(0)), Budget, "atoll.fuel.budget");
+    Value *First = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(Interval));
+    EB.CreateStore(EB.CreateTrunc(First, I32), Count);
+    EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
+  }
 
   // One exit block per kernel: sets the fuel bit when asked, then returns.
   BasicBlock *FuelOut = BasicBlock::Create(Ctx, "atoll.fuel.exhausted", &F);
@@ -146,6 +280,20 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     return B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled");
   };
 
+  // Entry poll: a block that starts after a cancel leaves at once, so a cancelled
+  // grid drains at the rate blocks start, loop-free kernels included (one volatile
+  // load per thread, outside every loop).
+  {
+    Value *Cancelled = PollCancel(EB);
+    Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Entry.getTerminator(), false, Unlikely);
+    T->getParent()->setName("atoll.cancel.entry");
+    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+  }
+  if (Sites.empty())
+    return true; // loop-free: the entry poll is the only check
+
+  if (TestSkipFirstCheck)
+    Sites.erase(Sites.begin());
   for (Site &S : Sites) {
     BasicBlock *Edge = SplitBlockPredecessors(S.Header, S.Latches, ".atoll.backedge");
     if (!Edge) {

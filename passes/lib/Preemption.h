@@ -12,6 +12,32 @@ struct PreemptOptions {
   unsigned PollShift = ATOLL_DEFAULT_POLL_SHIFT; // read the cancel word every 2^PollShift edges
 };
 
+/// Memory intrinsics with a constant length of at most this many bytes stay
+/// intrinsics: NVPTX codegen (LLVM 22) lowers them to straight-line loads and
+/// stores; from 65 bytes on it makes a loop (nvptx-lower-aggr-copies). Every other
+/// one is expanded into an IR loop by expandMemIntrinsicLoops: the tenant's before
+/// the checks (so its loops take one), the zero-init's after (bounded, marked). If
+/// a later LLVM lowers differently, the toolchain's check after code generation
+/// (checkCyclesPolled) refuses the module instead of emitting an unchecked loop.
+constexpr uint64_t MaxUncheckedMemBytes = 64;
+
+/// Expands every memcpy/memmove/memset (and .inline form) of F whose length is not
+/// a constant <= MaxUncheckedMemBytes into an explicit loop over the same (already
+/// confined) pointers and (already cut) length. Returns false after Refuse.
+bool expandMemIntrinsicLoops(llvm::Function &F, const RefuseFn &Refuse);
+
+/// After insertPreemptionChecks: every cycle of F contains a block that reads the
+/// cancel word and can leave the cycle on it, the entry block polls, and no memory
+/// intrinsic that codegen would turn into an unchecked loop is left. Returns false
+/// after Refuse (a pass bug must not become an uncancellable kernel).
+bool verifyPreemptionChecks(llvm::Function &F, llvm::Value *Control, const RefuseFn &Refuse);
+
+/// After the zero-init (whose loops must run to the end: a thread that left half
+/// way would leave other tenants' shared-memory residue to its block): marks the
+/// branches of every cycle without a check with ATOLL_BOUNDED_LOOP_MD, the only
+/// cycles the toolchain's final check lets through.
+void markBoundedCycles(llvm::Function &F, llvm::Value *Control);
+
 /// Inserts the checks into kernel F (already confined); Control is the i64 hidden
 /// parameter holding the control block's device address. Returns false after
 /// Refuse when a cycle cannot take a check.

@@ -8,6 +8,10 @@
 #include "atoll/abi.h"
 #include "ptx/PtxValidator.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -73,6 +77,68 @@ Error validateEmittedPTX(StringRef PTX, const Module &M,
   if (auto V = ptx::validate(std::string_view(PTX.data(), PTX.size()), Exp))
     return makeError(FailureKind::Refused, "refused by the PTX validator: " + V->describe(),
                      "error: " + V->describe() + "\n");
+  return Error::success();
+}
+
+namespace {
+
+/// A volatile load whose address is computed from the control parameter only
+/// (casts and constant offsets of it): a read of the control block.
+bool readsControl(const Instruction &I, const Argument *Control) {
+  auto *LI = dyn_cast<LoadInst>(&I);
+  if (!LI || !LI->isVolatile())
+    return false;
+  const Value *P = LI->getPointerOperand();
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (P == Control)
+      return true;
+    if (auto *C = dyn_cast<CastInst>(P))
+      P = C->getOperand(0);
+    else if (auto *G = dyn_cast<GetElementPtrInst>(P); G && G->hasAllConstantIndices())
+      P = G->getPointerOperand();
+    else if (auto *CE = dyn_cast<ConstantExpr>(P); CE && CE->isCast())
+      P = CE->getOperand(0);
+    else
+      return false;
+  }
+  return false;
+}
+
+} // namespace
+
+Error checkCyclesPolled(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute(ATOLL_HARDENED_ATTR) ||
+        F.arg_size() < ATOLL_HIDDEN_PARAM_COUNT)
+      continue;
+    const Argument *Control =
+        F.getArg(F.arg_size() - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX);
+    CycleInfo CI;
+    CI.compute(F);
+    SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
+    while (!Work.empty()) {
+      const CycleInfo::CycleT *C = Work.pop_back_val();
+      append_range(Work, C->children());
+      bool Polls = any_of(C->blocks(), [&](BasicBlock *BB) {
+        return any_of(*BB, [&](Instruction &I) { return readsControl(I, Control); });
+      });
+      bool CanLeave = any_of(C->blocks(), [&](BasicBlock *BB) {
+        auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+        return Br && Br->isConditional() &&
+               any_of(successors(BB), [&](BasicBlock *S) { return !C->contains(S); });
+      });
+      // The pass's own bounded loops (zero-init), marked after the preemption step.
+      bool Bounded = any_of(C->blocks(), [&](BasicBlock *BB) {
+        return BB->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD) != nullptr;
+      });
+      if (!Bounded && (!Polls || !CanLeave))
+        return makeError(FailureKind::CompileError,
+                         "kernel '" + F.getName() + "': a cycle (header '" +
+                             C->getHeader()->getName() +
+                             "') has no preemption check after code generation (a bug in "
+                             "the AToLL passes)");
+    }
+  }
   return Error::success();
 }
 

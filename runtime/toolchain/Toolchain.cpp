@@ -228,6 +228,10 @@ Expected<CompiledModule> compileModule(Module &M, const CompileOptions &Opts) {
   auto PTX = emitPTX(M, Opts);
   if (!PTX)
     return PTX.takeError();
+  // M is now the IR after the backend's own IR passes: the last point to see loops.
+  if (Opts.Harden && Opts.Preempt)
+    if (Error E = checkCyclesPolled(M))
+      return E;
   // Signatures and names come from the module as emitted: -O2 may have deleted a
   // kernel, and code generation renames symbols that PTX cannot spell.
   auto Kernels = finalKernelSignatures(M, Opts.Harden);

@@ -117,6 +117,17 @@ struct CompiledModule {
 llvm::Expected<std::vector<KernelSignature>> finalKernelSignatures(const llvm::Module &M,
                                                                    bool Hardened);
 
+/// After code generation (M is then the IR the backend selected instructions from,
+/// after its own IR passes, memory-intrinsic lowering included): every CFG cycle of
+/// every hardened kernel must still contain a preemption check (a volatile load of
+/// the control block's cancel word, through the control parameter, and a branch
+/// that can leave the cycle). A CompileError otherwise: a pass bug must never
+/// become a kernel that cancel cannot stop. No IR exists after this point; NVPTX
+/// instruction selection makes no loops of its own (memory intrinsics are lowered
+/// to IR loops by the IR pass above, and atoll-mem leaves only constant lengths of
+/// at most 256 bytes).
+llvm::Error checkCyclesPolled(llvm::Module &M);
+
 /// Runs the PTX validator (ptx/PtxValidator.h) on PTX emitted for M: the entries
 /// must be exactly Kernels (with the hidden parameters), module-scope variables
 /// exactly M's shared/constant globals. A violation is a Refused error naming the

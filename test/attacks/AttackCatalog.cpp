@@ -734,6 +734,34 @@ std::vector<Attack> buildAttacks() {
             {256});
   neverEnds("spin_register_grid_filling", "spin_register",
             "fills every SM with register spins", {atkA(), u32(1)}, {1056}, {256});
+  // R2-F2: a run-time-length memset (cut to the arena window, up to 4 GiB) was a
+  // codegen byte loop without a check; it is now an IR loop with one.
+  auto neverEndsIn = [&](const char *name, const char *module, const char *kernel,
+                         const char *what, std::vector<ArgSpec> args) {
+    Attack &a = add(contained(name, "timeout", module, what,
+                              {L(kernel, std::move(args), {1056}, {256})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  };
+  neverEndsIn("spin_memset_runtime_length", "memset_forever", "memset_forever",
+              "every thread memsets 2^64-1 bytes (cut to the arena window) byte by byte, "
+              "1056 blocks x 256 threads",
+              {atkB(), u64(~0ull)});
+  neverEndsIn("spin_memmove_runtime_length", "memset_forever", "memmove_forever",
+              "every thread memmoves 2^64-1 bytes (cut to the window) within the arena, "
+              "1056 blocks x 256 threads",
+              {atkB(), atkA(), u64(~0ull)});
+  {
+    // R2-F2: blocks that start after a cancel still run; the device allows
+    // 2^31-1 x 65535 x 65535 of them. The runtime caps a launch at 2^24 blocks.
+    Attack &a = add(contained("grid_over_block_cap", "launch", "memset_forever",
+                              "a launch of 2^20 x 32 = 2^25 blocks (over the 2^24 cap)",
+                              {L("empty_block", {atkB()}, {1u << 20, 32}, {32})}));
+    a.launchRefusal = "RuntimeOptions::maxBlocksPerLaunch";
+    a.note = "launch() must return InvalidLaunch naming the cap; nothing runs";
+  }
 
   // --- residue ----------------------------------------------------------------------------------
   const Atoll::Dim3 wide{264}, threads{256};

@@ -885,6 +885,19 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
     }
     Status s = on.launch(*k, LaunchConfig{l.grid, l.block, l.dynamicSharedBytes},
                          std::span<const Arg>(args));
+    if (!s && !a.launchRefusal.empty()) {
+      res.observed = "launch refused: " + firstLine(s.error().message(), 200);
+      bool ok = s.error().code() == ErrorCode::InvalidLaunch &&
+                contains(s.error().message(), a.launchRefusal);
+      if (!ok)
+        res.details.push_back("expected InvalidLaunch with \"" + a.launchRefusal + "\"");
+      std::vector<std::string> d;
+      ok &= checkVictim(*victim_, d) && victimHealth(*victim_, d);
+      res.details.insert(res.details.end(), d.begin(), d.end());
+      finishVerdict(res, a, ok);
+      contextCheck(res);
+      return res;
+    }
     if (!s) {
       res.observed = "LAUNCH REJECTED: " + describe(s.error());
       res.details.push_back("the runtime refused the catalog's launch of " + l.kernel +
@@ -899,6 +912,11 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
         return res;
       }
     }
+  }
+  if (!a.launchRefusal.empty()) {
+    met = false;
+    res.details.push_back("the launch was accepted (expected InvalidLaunch with \"" +
+                          a.launchRefusal + "\")");
   }
   Status s = atk->p->synchronize();
   res.ms = msSince(tRun);

@@ -25,6 +25,8 @@ std::string clampingName(Atoll::Clamping c) {
 std::string expectedText(const Attack &a) {
   if (a.expect == Expect::Refused)
     return "refused (\"" + a.reason + "\")";
+  if (!a.launchRefusal.empty())
+    return "launch refused (\"" + a.launchRefusal + "\")";
   if (a.timeoutMs)
     return "contained + Timeout";
   return "contained";

@@ -106,6 +106,22 @@ TEST(Runtime, ExplicitTargetWithoutAGpuIsCompileOnly) {
   EXPECT_EQ((*rt)->device().targetArch, "sm_90");
 }
 
+TEST(Runtime, MaxBlocksPerLaunchIsValidated) {
+  for (uint64_t bad : {uint64_t(0), (uint64_t(1) << 63) + 1}) {
+    RuntimeOptions o = compileOnly();
+    o.maxBlocksPerLaunch = bad;
+    auto rt = Runtime::create(o);
+    ASSERT_FALSE(rt);
+    EXPECT_EQ(rt.error().code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(rt.error().message().find("maxBlocksPerLaunch"), std::string::npos);
+  }
+  RuntimeOptions o = compileOnly();
+  o.maxBlocksPerLaunch = 1000;
+  auto rt = Runtime::create(o);
+  ASSERT_TRUE(rt) << rt.error().describe();
+  EXPECT_EQ((*rt)->device().limits.maxBlocksPerLaunch, 1000u);
+}
+
 TEST(Runtime, CompileOnlyRefusesDeviceOperations) {
   auto rt = Runtime::create(compileOnly());
   ASSERT_TRUE(rt) << rt.error().describe();

@@ -472,7 +472,8 @@ TEST(ToolchainPTX, UnreachableAfterOptimisationHasNoTrap) {
 
 // The preemption checks survive the whole toolchain (optimisation before the passes,
 // codegen after): a loop gets the cancel poll and the fuel exit in the PTX, a
-// loop-free kernel gets neither, and Preempt = false (benchmarks only) removes them.
+// loop-free kernel only the entry poll, and Preempt = false (benchmarks only)
+// removes them.
 const std::string RegisterSpin = withHeader(R"(
 define ptx_kernel void @spin(ptr %p, i32 %seed) {
 entry:
@@ -504,9 +505,13 @@ TEST(ToolchainPTX, PreemptionChecksReachThePtx) {
   EXPECT_NE(N->ptx.find(".param .u64 spin_param_4"), std::string::npos)
       << "the ABI is the same without the checks";
 
+  // A loop-free kernel: only the entry poll (R2-F2), one volatile load, no fuel.
   auto V = compileIR(VecAdd);
   ASSERT_TRUE(!!V) << toString(V.takeError());
-  EXPECT_EQ(V->ptx.find("ld.volatile.global"), std::string::npos) << "no loop, no check";
+  size_t First = V->ptx.find("ld.volatile.global");
+  EXPECT_NE(First, std::string::npos) << "the entry poll";
+  EXPECT_EQ(V->ptx.find("ld.volatile.global", First + 1), std::string::npos) << V->ptx;
+  EXPECT_EQ(V->ptx.find("atom.global.or"), std::string::npos) << V->ptx;
 }
 
 TEST(ToolchainPTX, BackendFatalErrorIsCompileErrorNotExit) {
@@ -918,4 +923,59 @@ define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
   EXPECT_NE(F->Message.find("directive '.explicitcluster' is not allowed on an entry"),
             std::string::npos)
       << F->Message;
+}
+
+// R2-F2: the check after code generation. A hardened kernel whose cycle has no
+// read of the cancel word (a pass bug) is a CompileError; the same cycle with a
+// volatile load through the control parameter and an exit, or marked as the pass's
+// own bounded loop, passes.
+TEST(ToolchainFinal, EveryCycleMustPollAfterCodegen) {
+  auto Kernel = [](const char *Body, const char *Extra = "") {
+    return withHeader(std::string(R"(
+define ptx_kernel void @k(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0 {
+entry:
+  br label %loop
+loop:
+)") + Body + R"(
+done:
+  ret void
+}
+attributes #0 = { "atoll-hardened"="mask-based" }
+)" + Extra);
+  };
+  LLVMContext Ctx;
+  auto Bad = parse(Kernel("  store i32 1, ptr %p\n  br label %loop\n"), Ctx);
+  ASSERT_TRUE(!!Bad) << toString(Bad.takeError());
+  auto E = checkCyclesPolled(**Bad);
+  auto F = failureOf(std::move(E));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("kernel 'k': a cycle (header 'loop') has no preemption check after "
+                            "code generation"),
+            std::string::npos)
+      << F->Message;
+
+  auto Good = parse(Kernel(R"(  %c = inttoptr i64 %__atoll_control to ptr addrspace(1)
+  %w = load volatile i32, ptr addrspace(1) %c, align 4
+  %s = icmp ne i32 %w, 0
+  br i1 %s, label %done, label %loop
+)"),
+                    Ctx);
+  ASSERT_TRUE(!!Good) << toString(Good.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Good)));
+
+  // A volatile load of another address is not a poll.
+  auto Other = parse(Kernel(R"(  %w = load volatile i32, ptr %p, align 4
+  %s = icmp ne i32 %w, 0
+  br i1 %s, label %done, label %loop
+)"),
+                     Ctx);
+  ASSERT_TRUE(!!Other) << toString(Other.takeError());
+  EXPECT_TRUE(failureOf(checkCyclesPolled(**Other)));
+
+  auto Marked = parse(Kernel("  store i32 1, ptr %p\n  br label %loop, !atoll.bounded !0\n",
+                             "!0 = !{}\n"),
+                      Ctx);
+  ASSERT_TRUE(!!Marked) << toString(Marked.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Marked)));
 }

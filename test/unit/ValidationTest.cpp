@@ -301,9 +301,42 @@ TEST(LaunchShape, AcceptsOrdinaryShapes) {
   uint32_t raise = 1;
   EXPECT_TRUE(checkLaunchShape({Dim3(1024), Dim3(256)}, h200(), {}, "k", raise));
   EXPECT_EQ(raise, 0u);
-  EXPECT_TRUE(checkLaunchShape({Dim3(2147483647u, 65535, 65535), Dim3(32, 32, 1)}, h200(), {},
-                               "k", raise));
+  // The device's largest grid, with the block cap lifted to the 96-bit product.
+  DeviceLimits unlimited = h200();
+  unlimited.maxBlocksPerLaunch = ~uint64_t(0);
+  EXPECT_TRUE(checkLaunchShape({Dim3(2147483647u, 65535, 65535), Dim3(32, 32, 1)}, unlimited,
+                               {}, "k", raise));
   EXPECT_TRUE(checkLaunchShape({Dim3(1), Dim3(1, 1, 64)}, h200(), {}, "k", raise));
+  // Exactly the default cap (2^24 blocks) in every factorisation.
+  EXPECT_TRUE(checkLaunchShape({Dim3(1u << 24), Dim3(32)}, h200(), {}, "k", raise));
+  EXPECT_TRUE(checkLaunchShape({Dim3(1024, 128, 128), Dim3(32)}, h200(), {}, "k", raise));
+  EXPECT_TRUE(checkLaunchShape({Dim3(1, 256, 65536 / 1024 * 512), Dim3(32)}, h200(), {}, "k",
+                               raise));
+}
+
+// R2-F2: a grid of up to 2^31-1 x 65535 x 65535 blocks runs long after a cancel
+// (every block still starts, polls and leaves); the total is capped.
+TEST(LaunchShape, RefusesGridsOverTheBlockCap) {
+  uint32_t raise;
+  const LaunchConfig over[] = {
+      {Dim3((1u << 24) + 1), Dim3(32)},
+      {Dim3(1024, 128, 129), Dim3(32)},
+      {Dim3(2147483647u, 65535, 65535), Dim3(32)}, // 2^77: 64-bit products would wrap
+      {Dim3(65536, 65535, 65535), Dim3(1)},        // 2^64 + ...: wraps a naive product
+  };
+  for (const LaunchConfig &c : over) {
+    Status s = checkLaunchShape(c, h200(), {}, "vadd", raise);
+    ASSERT_FALSE(s) << c.grid.x << " " << c.grid.y << " " << c.grid.z;
+    EXPECT_EQ(s.error().code(), ErrorCode::InvalidLaunch);
+    EXPECT_NE(s.error().message().find("more than 16777216 blocks"), std::string::npos)
+        << s.error().message();
+    EXPECT_NE(s.error().message().find("RuntimeOptions::maxBlocksPerLaunch"), std::string::npos);
+  }
+  DeviceLimits small = h200();
+  small.maxBlocksPerLaunch = 6;
+  EXPECT_TRUE(checkLaunchShape({Dim3(1, 2, 3), Dim3(32)}, small, {}, "k", raise));
+  EXPECT_FALSE(checkLaunchShape({Dim3(7), Dim3(32)}, small, {}, "k", raise));
+  EXPECT_FALSE(checkLaunchShape({Dim3(1, 1, 7), Dim3(32)}, small, {}, "k", raise));
 }
 
 TEST(LaunchShape, RejectsEmptyAndOversizedShapes) {

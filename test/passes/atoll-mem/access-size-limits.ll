@@ -4,9 +4,9 @@
 ; bytes - 256 and window - 256 (window = min(size, 4 GiB)); 260 bytes are refused.
 ; memcpy/memset are not limited (their length is cut at run time).
 ; RUN: rm -rf %t && split-file %s %t
-; RUN: %opt-atoll -passes=atoll-mem -S %t/max.ll | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/max.ll | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %t/max.ll -o - | %llc-sm90 -o /dev/null
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/over.ll 2>&1 | FileCheck %s --check-prefix=OVER
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/over.ll 2>&1 | FileCheck %s --check-prefix=OVER
 
 ; CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
 ; CHECK-LABEL: define ptx_kernel void @widest(

@@ -2,7 +2,7 @@
 ; for the alignment the instruction declares (align 1: none, 2: -2, 8: -8,
 ; 16: -16), relative to a base (window start, object) that is at least as
 ; aligned, so a forged offset never produces a misaligned access.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

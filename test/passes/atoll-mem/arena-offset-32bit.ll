@@ -7,8 +7,8 @@
 ; trunc32((window - S) & ~(A-1)) before the zext. No 64-bit and of the address
 ; with the mask remains (one 32-bit LOP3 per access in SASS). Modulo mode keeps
 ; its 64-bit form (the urem behind a branch, for a wild address only).
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX-MOD
 

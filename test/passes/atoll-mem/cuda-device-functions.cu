@@ -3,7 +3,7 @@
 // kernel (no call is left, no device function remains) and confines each access
 // with the kernel's windows.
 // RUN: %clang-cuda %s -o %t.bc
-// RUN: %opt-atoll -passes='atoll-mem<verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// RUN: %opt-atoll -passes='atoll-mem<preempt=off;verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
 // RUN: llvm-dis %t.hard.bc -o - | FileCheck %s
 // RUN: %llc-sm90 %t.hard.bc -o - | FileCheck %s --check-prefix=PTX
 

@@ -3,7 +3,7 @@
 // confined into the shared window [%reserved_smem_offset_cap, + bytes), bytes = __atoll_dyn_smem + %dynamic_smem_size - lo,
 // the input load and the atomic into the arena; the window is zeroed first.
 // RUN: %clang-cuda %s -o %t.bc
-// RUN: %opt-atoll -passes='atoll-mem<verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
+// RUN: %opt-atoll -passes='atoll-mem<preempt=off;verbose>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=VERBOSE
 // RUN: llvm-dis %t.hard.bc -o - | FileCheck %s
 // The PTX layout checks are about confinement: without preemption checks (tested in
 // preempt-*.ll), which would sit between the loop and the atomic.

@@ -3,7 +3,7 @@
 // every tile access (reached through generic pointers at -O2) is confined into
 // its own 1 KiB tile, the shared window is zeroed before the first barrier.
 // RUN: %clang-cuda %s -o %t.bc
-// RUN: %opt-atoll -passes='atoll-mem<summarize>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: %opt-atoll -passes='atoll-mem<preempt=off;summarize>' %t.bc -o %t.hard.bc 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: llvm-dis %t.hard.bc -o - | FileCheck %s
 // RUN: %llc-sm90 %t.hard.bc -o - | FileCheck %s --check-prefix=PTX
 // RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %t.bc -o - | %llc-sm90 -o /dev/null

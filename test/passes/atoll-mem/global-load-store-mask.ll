@@ -3,7 +3,7 @@
 ;   base | zext(trunc32(addr) & (mask32 & ~(A-1)))
 ; with mask = umin(size-1, 4 GiB-1), base = arena base aligned down to 2 MiB, and
 ; the 32-bit masked mask computed once per alignment in the entry block.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -5,7 +5,7 @@
 ; is its own remainder:
 ;   rel = addr - base; off = rel < size ? rel : rel urem size (a phi)
 ; The limit size - S is computed once in the entry block per access.
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -3,8 +3,8 @@
 ; pointers are clamped so that [p, p + len) stays in the arena; a constant length
 ; of at most 256 bytes (which every window holds) stays a constant, a longer one
 ; is cut like a run-time length.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefix=MASK
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s --check-prefix=MASK
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

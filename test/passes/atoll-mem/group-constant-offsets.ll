@@ -2,7 +2,7 @@
 ; (limit: object size - max(C + S)); C stays an immediate. (Members of different
 ; alignments share it too: group-mixed-alignment.ll.)
 ; Accesses in different blocks are clamped on their own.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s | %llc-sm90 | FileCheck %s --check-prefix=PTX
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -6,7 +6,7 @@
 ; umin in an object), and the backend re-forms one 16-byte vector access
 ; (ld/st.v4). Were the alignment part of the group key, each alignment would get
 ; its own clamp (and the align-4/-8 masks), and no vector access would form.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

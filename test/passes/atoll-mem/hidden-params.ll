@@ -5,8 +5,8 @@
 ; parameter attributes, metadata and the calling convention are kept. Kernels
 ; marked only through nvvm.annotations count as kernels. Device functions are
 ; inlined and removed, so no non-kernel function takes the parameters.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefixes=CHECK,MASK
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefixes=CHECK,MOD
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s --check-prefixes=CHECK,MASK
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefixes=CHECK,MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -2,7 +2,7 @@
 ; so their accesses are confined with the kernel's own windows and hidden
 ; parameters; byval arguments become stack objects of the kernel; the device
 ; functions are then removed from the module.
-; RUN: %opt-atoll -passes='atoll-mem<verbose>' -S %s -o - 2>%t.verbose | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;verbose>' -S %s -o - 2>%t.verbose | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=VERBOSE --input-file=%t.verbose
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 

@@ -2,7 +2,7 @@
 ; row in a static shared object is confined into it; any other operand, even a
 ; generic kernel pointer (global), is confined into the shared window, since
 ; ldmatrix on a non-shared address faults. Refused: an addrspace(1) overload.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

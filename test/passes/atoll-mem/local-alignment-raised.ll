@@ -2,7 +2,7 @@
 ; to the access's (alloca, shared global, byval parameter), since offsets are
 ; aligned relative to the object; otherwise a forged offset could still produce a
 ; misaligned address (a fault in the shared context).
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

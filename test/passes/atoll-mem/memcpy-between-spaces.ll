@@ -1,7 +1,7 @@
 ; memcpy between objects of different spaces (a constant table to a stack array,
 ; a stack array to a static shared tile): a run-time length is cut to the smaller
 ; object, and each pointer is clamped for that length inside its own object.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

@@ -1,7 +1,7 @@
 ; The .inline forms of memcpy and memset are confined like the plain ones; a
 ; constant length beyond 256 bytes is cut against the windows at run time.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefix=MASK
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s --check-prefix=MASK
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

@@ -1,7 +1,7 @@
 ; Several kernels in one module: each gets its own hidden parameters, attribute,
 ; zero-init and inlined copy of a shared device function (confined with its own
 ; windows); only the kernel that touches shared memory pays for the window.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -1,8 +1,8 @@
 ; Scoped NVVM atomic intrinsics (llvm.nvvm.atomic.*): global operands go to the
 ; arena, shared ones into their object; their size is the result type's, their
 ; alignment that size.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %s | FileCheck %s --check-prefix=MOD
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

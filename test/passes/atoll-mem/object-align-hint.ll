@@ -7,7 +7,7 @@
 ; The mask is still applied (it is an and), so a forged offset stays aligned and
 ; in bounds. When the offset is only as aligned as the access (Bs + tx*4), the
 ; plain and with -4 is used and the object keeps its alignment.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

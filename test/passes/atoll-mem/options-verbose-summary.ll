@@ -1,10 +1,10 @@
 ; The pass options: verbose prints one line per access (space, kind, outcome and
 ; how), summarize the table of counts per space and kind; both together with the
 ; clamping mode. Bad options are errors (test/passes/plugin-loads.ll).
-; RUN: %opt-atoll -passes='atoll-mem<verbose;summarize;clamping-mode=modulo-based>' -S %s -o %t.ll 2>&1 | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;verbose;summarize;clamping-mode=modulo-based>' -S %s -o %t.ll 2>&1 | FileCheck %s
 ; RUN: FileCheck %s --check-prefix=IR --input-file=%t.ll
-; RUN: %opt-atoll -passes='atoll-mem<summarize>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=SUMMARY-ONLY
-; RUN: not %opt-atoll -passes='atoll-mem<clamping-mode=>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=EMPTY
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;summarize>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=SUMMARY-ONLY
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=EMPTY
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -1,8 +1,9 @@
 ; Preemption checks (ABI v2): every cycle-closing edge gets a check that counts down a
 ; per-thread counter and, every 2^k-th edge, reads the control block's cancel word
 ; (volatile, through the hidden __atoll_control parameter, never confined) and leaves
-; the kernel when it is set. Loop-free kernels get no check and no control-block
-; access. Multiple latches of one header share one check block.
+; the kernel when it is set. Every kernel also polls the cancel word once at entry
+; (blocks that start after a cancel leave at once); loop-free kernels get nothing
+; else. Multiple latches of one header share one check block.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes='atoll-mem<poll-shift=3>' -S %s | FileCheck %s --check-prefix=SHIFT3
 ; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s --check-prefix=OFF
@@ -14,9 +15,16 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-LABEL: define ptx_kernel void @straight(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
-; CHECK-NOT:   __atoll_control
+; CHECK:       %atoll.ctrl = inttoptr i64 %__atoll_control to ptr addrspace(1)
+; CHECK:       %atoll.cancel = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
+; CHECK-NEXT:  %atoll.cancelled = icmp ne i32 %atoll.cancel, 0
+; CHECK-NEXT:  br i1 %atoll.cancelled, label %atoll.cancel.entry, label {{%.*}}, !prof
 ; CHECK-NOT:   atoll.poll
-; CHECK:       ret void
+; CHECK-NOT:   atoll.fuel
+; CHECK:       atoll.cancel.entry:
+; CHECK-NEXT:  br label %atoll.leave
+; CHECK:       atoll.leave:
+; CHECK-NEXT:  ret void
 ; CHECK-NEXT:  }
 define ptx_kernel void @straight(ptr %p) {
   store i32 1, ptr %p
@@ -32,8 +40,8 @@ define ptx_kernel void @straight(ptr %p) {
 ; CHECK-NEXT:    %atoll.poll.due = icmp eq i32 %atoll.poll.next, 0
 ; CHECK-NEXT:    br i1 %atoll.poll.due, label %atoll.poll, label {{%.*}}, !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       atoll.poll:
-; CHECK-NEXT:    %atoll.cancel = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
-; CHECK-NEXT:    %atoll.cancelled = icmp ne i32 %atoll.cancel, 0
+; CHECK-NEXT:    [[CW:%atoll.cancel[0-9]*]] = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
+; CHECK-NEXT:    {{%.*}} = icmp ne i32 [[CW]], 0
 ; CHECK:       loop:
 ; CHECK:         br i1 %c, label %loop.atoll.backedge, label %exit
 ; CHECK:       atoll.fuel.exhausted:

@@ -40,9 +40,9 @@ exit:
 ; counted check.
 ; CHECK-LABEL: define ptx_kernel void @sleepy_spin(
 ; CHECK:       spin.atoll.backedge:
-; CHECK-NEXT:    %atoll.cancel = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
-; CHECK-NEXT:    %atoll.cancelled = icmp ne i32 %atoll.cancel, 0
-; CHECK-NEXT:    br i1 %atoll.cancelled, label %atoll.cancel.eager, label {{%.*}}, !prof
+; CHECK-NEXT:    [[CW:%atoll.cancel[0-9]*]] = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
+; CHECK-NEXT:    [[CD:%atoll.cancelled[0-9]*]] = icmp ne i32 [[CW]], 0
+; CHECK-NEXT:    br i1 [[CD]], label %atoll.cancel.eager, label {{%.*}}, !prof
 ; CHECK:       atoll.cancel.eager:
 ; CHECK-NEXT:    br label %atoll.leave
 ; CHECK:         %atoll.poll.next = sub i32

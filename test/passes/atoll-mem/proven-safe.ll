@@ -2,8 +2,8 @@
 ; global, byval parameter) with 0 <= C, C + size <= object size, C a multiple of
 ; the access alignment and the object at least that aligned needs no rewrite; the
 ; instruction is left exactly as written and reported as proven safe.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes='atoll-mem<verbose>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=VERBOSE
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;verbose>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=VERBOSE
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

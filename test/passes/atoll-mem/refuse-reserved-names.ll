@@ -5,18 +5,18 @@
 ; pad, a declaration of the dynamic-shared base, a dead function, an alias, an
 ; ifunc, a parameter named like a hidden one. One diagnostic each, nothing hardened.
 ; RUN: rm -rf %t && split-file %s %t
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/pad.ll 2>&1 | FileCheck %s --check-prefix=PAD
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/dyn.ll 2>&1 | FileCheck %s --check-prefix=DYN
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/dead.ll 2>&1 | FileCheck %s --check-prefix=DEAD
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/decl.ll 2>&1 | FileCheck %s --check-prefix=DECL
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/alias.ll 2>&1 | FileCheck %s --check-prefix=ALIAS
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/ifunc.ll 2>&1 | FileCheck %s --check-prefix=IFUNC
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/param.ll 2>&1 | FileCheck %s --check-prefix=PARAM
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/kernel.ll 2>&1 | FileCheck %s --check-prefix=KERNEL
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/pad.ll 2>&1 | FileCheck %s --check-prefix=PAD
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/dyn.ll 2>&1 | FileCheck %s --check-prefix=DYN
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/dead.ll 2>&1 | FileCheck %s --check-prefix=DEAD
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/decl.ll 2>&1 | FileCheck %s --check-prefix=DECL
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/alias.ll 2>&1 | FileCheck %s --check-prefix=ALIAS
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/ifunc.ll 2>&1 | FileCheck %s --check-prefix=IFUNC
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/param.ll 2>&1 | FileCheck %s --check-prefix=PARAM
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/kernel.ll 2>&1 | FileCheck %s --check-prefix=KERNEL
 ; A name that merely contains the prefix, or spells it differently, is the tenant's.
-; RUN: %opt-atoll -passes=atoll-mem -S %t/allowed.ll | FileCheck %s --check-prefix=ALLOWED
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/allowed.ll | FileCheck %s --check-prefix=ALLOWED
 ; The pass's own helpers, created by it, keep their names (no suffix: no collision).
-; RUN: %opt-atoll -passes=atoll-mem -S %t/helpers.ll | FileCheck %s --check-prefix=HELPERS
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/helpers.ll | FileCheck %s --check-prefix=HELPERS
 
 ; PAD: error: atoll-mem: refused global '__atoll_smem_pad': the name is reserved: names starting with '__atoll' belong to the AToLL passes, runtime and ABI
 ; DYN: error: atoll-mem: refused global '__atoll_dyn_smem': the name is reserved

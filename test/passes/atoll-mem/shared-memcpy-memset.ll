@@ -1,7 +1,7 @@
 ; memcpy/memset touching shared memory: a run-time length is cut to the smallest
 ; window involved (the static object's size, the shared window's bytes, the arena),
 ; then each pointer is confined for that length.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

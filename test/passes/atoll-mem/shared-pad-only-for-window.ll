@@ -6,11 +6,11 @@
 ; confined into those objects and gets no pad, but its shared memory is still
 ; zeroed at entry (the atoll.zero.smem loop, then a CTA barrier).
 ; RUN: rm -rf %t && split-file %s %t
-; RUN: %opt-atoll -passes=atoll-mem -S %t/static.ll | FileCheck %s --check-prefix=STATIC
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/static.ll | FileCheck %s --check-prefix=STATIC
 ; RUN: %opt-atoll -passes=atoll-mem %t/static.ll -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=STATIC-PTX
-; RUN: %opt-atoll -passes=atoll-mem -S %t/window.ll | FileCheck %s --check-prefix=WINDOW
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/window.ll | FileCheck %s --check-prefix=WINDOW
 ; RUN: %opt-atoll -passes=atoll-mem %t/window.ll -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=WINDOW-PTX
-; RUN: %opt-atoll -passes=atoll-mem -S %t/mixed.ll | FileCheck %s --check-prefix=MIXED
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/mixed.ll | FileCheck %s --check-prefix=MIXED
 
 ; Static shared object only: no pad anywhere in the module, the object clamp,
 ; the zeroing loop and the barrier.

@@ -4,10 +4,10 @@
 ; is not a multiple of 4 (limit bytes - 4, not bytes - 1 or - 2); the byte keeps
 ; its offset in the word (no alignment mask). 32-bit atomics are unchanged.
 ; RUN: split-file %s %t
-; RUN: %opt-atoll -passes=atoll-mem -S %t/window.ll | FileCheck %s --check-prefix=WIN
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %t/window.ll | FileCheck %s --check-prefix=WIN
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %t/window.ll | FileCheck %s --check-prefix=WIN
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off;clamping-mode=modulo-based>' -S %t/window.ll | FileCheck %s --check-prefix=WIN
 ; RUN: %opt-atoll -passes=atoll-mem %t/window.ll -o - | %llc-sm90 -o /dev/null
-; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/small-object.ll 2>&1 | FileCheck %s --check-prefix=SMALL
+; RUN: not %opt-atoll -passes='atoll-mem<preempt=off>' -disable-output %t/small-object.ll 2>&1 | FileCheck %s --check-prefix=SMALL
 
 ; WIN-LABEL: define ptx_kernel void @k(
 ; WIN:         %atoll.smem.bytes = sub i64 %atoll.smem.end, %atoll.smem.lo

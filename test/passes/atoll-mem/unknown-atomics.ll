@@ -1,7 +1,7 @@
 ; Atomics through a pointer of unknown space (loaded from memory) take the run-
 ; time space test like loads and stores: a shared address is clamped into the
 ; window, anything else into the arena; the atomic operation is unchanged.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

@@ -1,7 +1,7 @@
 ; Phis and selects: of two pointers into the same space they keep that space (and
 ; the object when it is the same); of a shared and a global pointer the space is
 ; unknown and the run-time space test decides.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o /dev/null
 

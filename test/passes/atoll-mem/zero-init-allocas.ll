@@ -2,7 +2,7 @@
 ; at its alignment), before the tenant's first instruction: an uninitialised
 ; stack array never shows an earlier kernel's values. Zero-sized ones need none.
 ; Even an alloca that no access reaches is zeroed.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -3,7 +3,7 @@
 ; stack objects are still zeroed. In the same module, a kernel that does use
 ; shared memory gets the loop and the barrier (but, touching only a static
 ; shared object, not the pad: that is for the shared window clamp).
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

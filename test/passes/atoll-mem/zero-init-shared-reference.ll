@@ -1,7 +1,7 @@
 ; A kernel that only takes the address of a shared variable (no access the pass
 ; confines) can still hand it to code that reads it later: its window is zeroed
 ; too, so shared residue is never observable.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

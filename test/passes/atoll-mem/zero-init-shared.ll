@@ -5,8 +5,8 @@
 ; readable. This kernel touches only a static shared object, so it gets no pad
 ; (__atoll_smem_pad only keeps the window clamp's bytes >= S; see
 ; shared-pad-only-for-window.ll): zeroing alone does not need it.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
