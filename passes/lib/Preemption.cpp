@@ -46,6 +46,13 @@ using namespace llvm;
 
 // Fault injection for the lit tests of the verification (a pass bug must be refused,
 // never emitted): skip one check, or the expansion of memory intrinsics.
+// Off by default: on the H200 one volatile load before any work made streaming
+// kernels (one element per thread, millions of blocks) up to 3.4x slower (copy; the
+// log of 2026-12-01). Without it a cancelled grid still drains in bounded time: loops
+// poll, loop-free code is bounded, and the runtime caps the blocks of a launch
+// (RuntimeOptions::maxBlocksPerLaunch).
+static cl::opt<bool> EntryPoll("atoll-preempt-entry-poll", cl::init(false), cl::Hidden,
+                               cl::desc("atoll-mem: also read the cancel word at kernel entry"));
 static cl::opt<bool> TestSkipFirstCheck("atoll-test-skip-first-preempt-check", cl::Hidden,
                                         cl::desc("testing only: leave one cycle unchecked"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
@@ -162,7 +169,7 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
              "into a checked loop");
       return false;
     }
-  if (!isCheckBlock(F.getEntryBlock(), Control)) {
+  if (EntryPoll && !isCheckBlock(F.getEntryBlock(), Control)) {
     Refuse(F, F.getEntryBlock().getTerminator(), StateSpace::Unknown, AccessKind::Call,
            "internal: the kernel has no cancel poll at entry");
     return false;
@@ -283,14 +290,19 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // Entry poll: a block that starts after a cancel leaves at once, so a cancelled
   // grid drains at the rate blocks start, loop-free kernels included (one volatile
   // load per thread, outside every loop).
-  {
+  if (EntryPoll) {
     Value *Cancelled = PollCancel(EB);
     Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Entry.getTerminator(), false, Unlikely);
     T->getParent()->setName("atoll.cancel.entry");
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
   }
-  if (Sites.empty())
-    return true; // loop-free: the entry poll is the only check
+  if (Sites.empty()) {
+    if (!EntryPoll) { // loop-free and no entry poll: nothing leaves early
+      FuelOut->eraseFromParent();
+      Leave->eraseFromParent();
+    }
+    return true;
+  }
 
   if (TestSkipFirstCheck)
     Sites.erase(Sites.begin());

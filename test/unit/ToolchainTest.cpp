@@ -505,12 +505,11 @@ TEST(ToolchainPTX, PreemptionChecksReachThePtx) {
   EXPECT_NE(N->ptx.find(".param .u64 spin_param_4"), std::string::npos)
       << "the ABI is the same without the checks";
 
-  // A loop-free kernel: only the entry poll (R2-F2), one volatile load, no fuel.
+  // A loop-free kernel: no check at all (the entry poll is off by default: it made
+  // streaming kernels up to 3.4x slower on the H200; the block cap bounds the drain).
   auto V = compileIR(VecAdd);
   ASSERT_TRUE(!!V) << toString(V.takeError());
-  size_t First = V->ptx.find("ld.volatile.global");
-  EXPECT_NE(First, std::string::npos) << "the entry poll";
-  EXPECT_EQ(V->ptx.find("ld.volatile.global", First + 1), std::string::npos) << V->ptx;
+  EXPECT_EQ(V->ptx.find("ld.volatile.global"), std::string::npos) << V->ptx;
   EXPECT_EQ(V->ptx.find("atom.global.or"), std::string::npos) << V->ptx;
 }
 
