@@ -25,7 +25,8 @@ run() { # name, command...
   local name="$1"; shift
   echo "== $name"
   local start=$SECONDS
-  "$@" > "$logs/$name.log" 2>&1
+  # A hanging step costs its limit, not the whole run (STEP_LIMIT seconds, default 600).
+  timeout -k 5 "${STEP_LIMIT:-600}" "$@" > "$logs/$name.log" 2>&1
   local rc=$?
   tail -n "${TAIL:-25}" "$logs/$name.log"
   echo "== $name: exit $rc ($((SECONDS - start)) s)"
