@@ -109,11 +109,7 @@ Result<ArenaPool::Lease> ArenaPool::acquire(const ArenaSpec &spec) {
         ++it;
         continue;
       }
-      stats_.pooled -= it->arena.bytes();
-      stats_.pooledArenas--;
-      stats_.freed++;
-      garbage.arenas.push_back(std::move(it->arena));
-      it = entries_.erase(it);
+      it = evictLocked(it, garbage);
     }
     // The budget is checked after eviction, against everything still held.
     if (stats_.committed + stats_.pooled + need <= budget_)
@@ -225,16 +221,21 @@ size_t ArenaPool::collectLocked(Garbage &garbage) {
     }
     it->state = State::Clean;
     if (!pooling_) {
-      stats_.pooled -= it->arena.bytes();
-      stats_.pooledArenas--;
-      stats_.freed++;
-      garbage.arenas.push_back(std::move(it->arena));
-      it = entries_.erase(it);
+      it = evictLocked(it, garbage);
       continue;
     }
     ++it;
   }
   return stats_.quarantinedArenas;
+}
+
+std::deque<ArenaPool::Entry>::iterator ArenaPool::evictLocked(std::deque<Entry>::iterator it,
+                                                             Garbage &garbage) {
+  stats_.pooled -= it->arena.bytes();
+  stats_.pooledArenas--;
+  stats_.freed++;
+  garbage.arenas.push_back(std::move(it->arena));
+  return entries_.erase(it);
 }
 
 void ArenaPool::trim() {
@@ -249,11 +250,7 @@ void ArenaPool::trim() {
         ++it;
         continue;
       }
-      stats_.pooled -= it->arena.bytes();
-      stats_.pooledArenas--;
-      stats_.freed++;
-      garbage.arenas.push_back(std::move(it->arena));
-      it = entries_.erase(it);
+      it = evictLocked(it, garbage);
     }
   }
   dispose(garbage);

@@ -147,6 +147,9 @@ private:
     std::vector<std::shared_ptr<const void>> pinned;
   };
   size_t collectLocked(Garbage &garbage);
+  /// Moves the clean pooled arena at `it` to `garbage` (freed after the lock is
+  /// released) and returns the next entry.
+  std::deque<Entry>::iterator evictLocked(std::deque<Entry>::iterator it, Garbage &garbage);
   /// Frees the garbage; the mutex must not be held.
   void dispose(Garbage &garbage) noexcept;
   /// Bytes of arenas that are not clean yet (scrubbing, quarantined, doomed).

@@ -151,36 +151,32 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (!F.isDeclaration() && isKernel(F))
       Kernels.push_back(&F);
+  // A whole-module refusal, reported against the first kernel (or function) so the
+  // diagnostic names one.
+  auto RefuseModule = [&](const Twine &Why) {
+    Function *Named = !Kernels.empty() ? Kernels.front() : M.empty() ? nullptr : &*M.begin();
+    if (Named) {
+      AtollDiagnostic D(name(), *Named, nullptr, Why);
+      M.getContext().diagnose(D);
+    } else {
+      M.getContext().emitError(Twine(name()) + ": refused: " + Why);
+    }
+    Finish();
+  };
   // Every size, alignment and offset the pass computes (and the runtime's kernel
   // signatures) must be the ones codegen uses, which is the NVPTX layout whatever
   // the module says: any other layout (or none) is refused, not guessed.
   if (std::string Want = M.getTargetTriple().computeDataLayout();
       M.getDataLayoutStr() != Want) {
-    std::string Why = "module data layout '" + M.getDataLayoutStr() +
-                      "' is not the NVPTX target's '" + Want + "'";
-    Function *Named = !Kernels.empty() ? Kernels.front() : M.empty() ? nullptr : &*M.begin();
-    if (Named) {
-      AtollDiagnostic D(name(), *Named, nullptr, Why);
-      M.getContext().diagnose(D);
-    } else {
-      M.getContext().emitError(Twine(name()) + ": refused: " + Why);
-    }
-    Finish();
+    RefuseModule("module data layout '" + M.getDataLayoutStr() +
+                 "' is not the NVPTX target's '" + Want + "'");
     return PreservedAnalyses::all();
   }
   // Module-level inline asm is pasted into the PTX unchecked: it can define
   // unhardened kernels and writable .global storage next to the hardened ones.
   if (!M.getModuleInlineAsm().empty()) {
-    const char *Why = "module-level inline asm is not supported (it is copied into the "
-                      "PTX unchecked)";
-    Function *Named = !Kernels.empty() ? Kernels.front() : M.empty() ? nullptr : &*M.begin();
-    if (Named) {
-      AtollDiagnostic D(name(), *Named, nullptr, Why);
-      M.getContext().diagnose(D);
-    } else {
-      M.getContext().emitError(Twine(name()) + ": refused: " + Why);
-    }
-    Finish();
+    RefuseModule("module-level inline asm is not supported (it is copied into the PTX "
+                 "unchecked)");
     return PreservedAnalyses::all();
   }
   for (Function *K : Kernels)
