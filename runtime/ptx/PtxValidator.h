@@ -8,8 +8,8 @@
 //    them, any module-scope symbol the final IR does not declare;
 //  - any instruction whose opcode is not on the allow-list (no trap, brkpt,
 //    pmevent, call, brx.idx, texture/surface, cluster, bulk/TMA, mbarrier, no
-//    writes to the parameter space), and barriers whose id/count are not
-//    in-range immediates.
+//    writes to the parameter space), and any barrier other than the whole-CTA
+//    barrier 0 without a thread count.
 // docs/passes.md ("PTX validation") lists the rules. The runtime runs it before
 // every module load (compiled or from the disk cache), the toolchain after every
 // compilation (atoll-harden --emit=ptx, atoll-attacks --offline).

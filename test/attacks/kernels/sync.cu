@@ -2,8 +2,8 @@
 // Measured on the H200 without hardening (test/attacks/results/sync_probe_h200.txt):
 // a warp member mask without the executing thread and a barrier count that is
 // not a multiple of 32 raise an illegal-instruction fault that kills the context.
-// Hardened, a run-time barrier id is confined to id & 15 and every run-time
-// member mask to mask | %lanemask_eq: each kernel must run to its end.
+// Hardened, every barrier is the whole-CTA barrier 0 and every run-time
+// member mask is confined to mask | %lanemask_eq: each kernel must run to its end.
 // Every thread of the CTA reaches every primitive (no hang by construction).
 #include "common.h"
 
