@@ -446,7 +446,7 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
   SB.CreateCondBr(SB.CreateICmpULT(TNext, Bytes), TailStore, Done);
 
   IRBuilder<> DB(Done);
-  DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {DB.getInt32(0)});
+  DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {DB.getInt32(0)});
   DB.CreateBr(Rest);
 }
 

@@ -303,14 +303,25 @@ bool confineSyncOperands(CallBase &CB) {
     CB.setArgOperand(0, B.getInt32(0));
     return true;
   }
-  // The member mask always names the executing thread: mask | %lanemask_eq. A
-  // correct program's mask already does, so its behaviour is unchanged.
+  // The member mask becomes (mask | %lanemask_eq) & %activemask. It always names
+  // the executing thread (a mask without it is an illegal-instruction fault on the
+  // H200) and never a thread that is not executing this instruction with it: a
+  // warp primitive waits for every thread its mask names, inside the instruction,
+  // where no cancel can reach it, so lanes at two different primitives, masks
+  // that disagree, or half a warp at a CTA barrier would otherwise wait forever
+  // (measured: sync_probe_h200.txt cases 14, 15, 19; found by review, R3-F1). A
+  // correct program names only threads that reach the primitive together, and
+  // those are converged there, so its behaviour is unchanged.
   unsigned Idx = O == Operands::MaskArg0 ? 0 : 1;
   Value *Mask = CB.getArgOperand(Idx);
-  if (auto *C = dyn_cast<ConstantInt>(Mask); C && C->isAllOnesValue())
-    return false;
-  Value *Self = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_lanemask_eq, {});
-  CB.setArgOperand(Idx, B.CreateOr(B.CreateFreeze(Mask), Self, "atoll.warp.mask"));
+  Value *Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {});
+  Value *Named = Active;
+  if (auto *C = dyn_cast<ConstantInt>(Mask); !C || !C->isAllOnesValue()) {
+    Value *Self = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_lanemask_eq, {});
+    Named = B.CreateAnd(B.CreateOr(B.CreateFreeze(Mask), Self), Active);
+  }
+  Named->setName("atoll.warp.mask");
+  CB.setArgOperand(Idx, Named);
   return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -106,6 +107,12 @@ Expected<std::string> emitPTX(Module &M, const CompileOptions &Opts) {
   TargetMachine &TM = **TMOrErr;
   if (M.getDataLayout().isDefault())
     M.setDataLayout(TM.createDataLayout());
+  // Debug information carries tenant text (file, directory and variable names)
+  // that the backend prints into the PTX verbatim, where only ptxas reads it: a
+  // name with a '"' smuggled module-scope PTX past the validator (found by review,
+  // R3-F4). Nothing of it is needed to run a kernel, so none of it is emitted
+  // (and the PTX validator refuses .file, .loc and sections).
+  StripDebugInfo(M);
 
   DiagnosticCollector Diags(M.getContext());
   SmallString<0> PTX;

@@ -640,6 +640,21 @@ std::vector<Attack> buildAttacks() {
   add(contained("sync_warp_masks_partial", "sync", "sync",
                 "the same in a 48-thread CTA (the second warp is partial)",
                 {L("sync_warp_masks", {u32(0xffffffffu), u32(0), atkB()}, {2}, {48})}));
+  // Found by review (R3-F1): lanes that never meet in a warp primitive. Unhardened
+  // each hangs its warp inside the instruction, beyond any cancel; confined to the
+  // active lanes, each must end by itself (the harness's timeout would report a hang).
+  add(contained1("warp_hang_pc", "sync", "sync",
+                 "full-mask shuffles at two different instructions (odd/even lanes)",
+                 {u32(0xffffffffu), atkB()}, {1056}, {256}));
+  add(contained1("warp_hang_mask", "sync", "sync",
+                 "per-lane member masks that disagree (self and the next lane)",
+                 {u32(1), atkB()}, {1056}, {256}));
+  add(contained1("warp_hang_mixed", "sync", "sync",
+                 "half the warp at __syncwarp, half at __shfl_sync, full masks",
+                 {u32(0xffffffffu), atkB()}, {1056}, {256}));
+  add(contained1("warp_hang_bar", "sync", "sync",
+                 "half the warp at __syncthreads, half at a full-mask __syncwarp",
+                 {u32(0xffffffffu), atkB()}, {1056}, {256}));
   add(contained1("sync_sleep", "sync", "sync",
                  "nanosleep(0xffffffff) (at most 1 ms by the ISA)", {u32(0xffffffffu), atkB()}));
   add(refused("cluster_sreg", "sync", "refuse_cluster_sreg",

@@ -108,10 +108,8 @@ TEST(PtxValidator, AcceptsTheFormsOfHardenedKernels) {
 	shfl.sync.bfly.b32 	%r1, %r2, 16, 31, -1;
 	vote.sync.ballot.b32 	%r1, %p1, -1;
 	activemask.b32 	%r1;
-	bar.sync 	0;
 	barrier.sync 	0;
-	barrier.sync.aligned 	0;
-	bar.sync 	0;
+	barrier.cta.sync 	0;
 	bar.warp.sync 	-1;
 	membar.gl;
 	fence.acq_rel.gpu;
@@ -123,9 +121,8 @@ TEST(PtxValidator, AcceptsTheFormsOfHardenedKernels) {
 	mov.b64 	{tmp, %r1}, %rd1;
 	}
 	// end inline asm
-	.loc	1 12 3
-	.loc	1 10 5, function_name $L__info_string0, inlined_at 1 20 3
 	.pragma "nounroll";
+	.pragma "used_bytes_mask 0xfff";
 $L__BB0_2:)";
   std::string globals = R"(
 .const .align 4 .b8 tab[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};
@@ -148,28 +145,48 @@ TEST(PtxValidator, FunctionScopeSharedVariable) {
             std::string::npos);
 }
 
-TEST(PtxValidator, DebugSectionsAndFiles) {
-  std::string ptx = module("") + R"(
-	.file	1 "/src/k.cu"
-	.file	2 "/src/h.h", 1700000000, 1234
-	.section	.debug_abbrev
-	{
-.b8 1                                   // Abbreviation Code
-.b8 17                                  // DW_TAG_compile_unit
-.b32 .debug_abbrev
-.b64 $L__func_begin0
-$L__info_string0:
-.b8 107,0
-	}
-)";
-  EXPECT_EQ(check(ptx), "");
-  // Instructions cannot hide in a debug section.
-  std::string bad = module("") + "\t.section .debug_info\n\t{\n\ttrap;\n\t}\n";
-  EXPECT_NE(check(bad).find("in a debug section"), std::string::npos);
+// The toolchain strips debug information: file names are tenant text that only
+// ptxas would read, so none is accepted (found by review, R3-F4).
+TEST(PtxValidator, DebugInformationIsRefused) {
+  EXPECT_NE(check(module("") + "\t.file\t1 \"/src/k.cu\"\n").find(
+                "debug information ('.file') is not allowed"),
+            std::string::npos);
+  EXPECT_NE(check(module("") + "\t.section\t.debug_abbrev\n\t{\n.b8 1\n\t}\n")
+                .find("debug information ('.section') is not allowed"),
+            std::string::npos);
+  EXPECT_NE(check(module("\t.loc\t1 12 3")).find("debug information ('.loc') is not allowed"),
+            std::string::npos);
+  std::string dbg = module("");
+  dbg.replace(dbg.find(".target sm_90"), 13, ".target sm_90, debug");
+  EXPECT_NE(check(dbg).find("'.target debug'"), std::string::npos);
+}
+
+// R3-F4: `"a\"` is one string to a reader of C escapes but ends at the '\"' for
+// ptxas; whatever follows would be code to ptxas and string to the validator.
+TEST(PtxValidator, StringsHoldNoEscapes) {
+  EXPECT_NE(check(module("\t.pragma \"nounroll\\\";\n.global .u32 g;\n\"x\";"))
+                .find("printable ASCII characters other than '\\'"),
+            std::string::npos);
+  EXPECT_NE(check(module("\t.pragma \"a\tb\";")).find("(byte 9)"), std::string::npos);
+  EXPECT_NE(check(module("\t.pragma \"\xc3\xa9\";")).find("(byte 195)"), std::string::npos);
+}
+
+TEST(PtxValidator, OnlyThePragmasLlvmEmits) {
+  EXPECT_EQ(check(module("\t.pragma \"nounroll\";\n\t.pragma \"used_bytes_mask 0x7\";")), "");
+  expectRefusedBody(".pragma \"enable_smem_spilling\";", "pragma \"enable_smem_spilling\" is not allowed");
+  expectRefusedBody(".pragma \"trap;\";", "pragma \"trap;\" is not allowed");
+  expectRefusedBody(".pragma \"used_bytes_mask 0x\";", "is not allowed");
+  expectRefusedBody(".pragma \"used_bytes_mask 0x1234567890\";", "is not allowed");
+  expectRefusedBody(".pragma nounroll;", "expected a string after .pragma");
+}
+
+TEST(PtxValidator, NoGenericAddressOfTheParameterSpace) {
+  expectRefusedBody("cvta.param.u64 %rd1, %rd2;", "generic addresses of the parameter space");
+  EXPECT_EQ(check(module("\tcvta.to.global.u64 %rd1, %rd2;\n\tcvta.local.u64 %rd1, %rd2;")), "");
 }
 
 TEST(PtxValidator, CommentsAndStringsAreNotCode) {
-  std::string ptx = module("\t// trap;\n\t/* .global .u32 x;\n call f; */\n\t.pragma \"trap;\";");
+  std::string ptx = module("\t// trap;\n\t/* .global .u32 x;\n call f; */\n\t.pragma \"nounroll\";");
   EXPECT_EQ(check(ptx), "");
   // A block comment that never ends is refused, not skipped to the end.
   EXPECT_NE(check(module("\t/* trap;")).find("unterminated comment"), std::string::npos);
@@ -349,25 +366,27 @@ TEST(PtxValidator, RefusesTextureSurfaceAndOthers) {
 // at barriers of different ids can wait for each other forever; a counted thread
 // that exited leaves a count waiting forever): anything else is refused.
 TEST(PtxValidator, OnlyTheWholeCtaBarrierZero) {
-  EXPECT_EQ(check(module("\tbar.sync \t0;\n\tbarrier.sync \t0;\n\tbarrier.sync.aligned \t0;")), "");
-  expectRefusedBody("bar.sync 1;", "barrier id '1' is not the immediate 0");
-  expectRefusedBody("bar.sync 16;", "barrier id '16' is not the immediate 0");
+  EXPECT_EQ(check(module("\tbarrier.sync \t0;\n\tbarrier.cta.sync \t0;")), "");
+  expectRefusedBody("barrier.sync 1;", "barrier id '1' is not the immediate 0");
+  expectRefusedBody("barrier.sync 16;", "barrier id '16' is not the immediate 0");
   expectRefusedBody("barrier.sync 0x10;", "barrier id '0x10' is not the immediate 0");
-  expectRefusedBody("bar.sync -1;", "barrier id '-1' is not the immediate 0");
-  expectRefusedBody("bar.sync {%r1};", "is not the immediate 0");
+  expectRefusedBody("barrier.sync -1;", "barrier id '-1' is not the immediate 0");
+  expectRefusedBody("barrier.sync {%r1};", "is not the immediate 0");
+  // bar.sync is barrier.sync.aligned (PTX ISA); atoll-mem emits only the
+  // non-.aligned form, and no reductions (R3-F6).
+  expectRefusedBody("bar.sync 0;", "'bar.sync': only the non-.aligned 'barrier.sync' is allowed");
+  expectRefusedBody("barrier.sync.aligned 0;", "only the non-.aligned 'barrier.sync'");
+  expectRefusedBody("barrier.red.popc.u32 %r1, 0, %p1;", "barrier reductions are not allowed");
+  expectRefusedBody("bar.red.popc.u32 %r1, 0, %p1;", "only the non-.aligned");
   // A register id, even one confined below 16 (review finding: destinations written
   // as %r|%p and predicated definitions fooled a register rule).
-  expectRefusedBody("bar.sync %r5;", "barrier id '%r5' is not the immediate 0");
-  expectRefusedBody("barrier.sync.aligned %r1;", "barrier id '%r1' is not the immediate 0");
-  expectRefusedBody("bar.red.popc.u32 %r1, %r2, %p1;", "barrier id '%r2' is not the immediate 0");
-  // Explicit thread counts, valid or not, and so every bar.arrive.
-  expectRefusedBody("bar.sync 0, %r2;", "barrier with an explicit thread count '%r2'");
-  expectRefusedBody("bar.sync 0, 48;", "barrier with an explicit thread count '48'");
-  expectRefusedBody("bar.sync 0, 64;", "barrier with an explicit thread count '64'");
-  expectRefusedBody("bar.sync 0, 2048;", "explicit thread count");
-  expectRefusedBody("bar.arrive 0;", "without a thread count");
-  expectRefusedBody("bar.red.and.pred %p2, 0, %r3, %p1;",
-                    "barrier with an explicit thread count '%r3'");
+  expectRefusedBody("barrier.sync %r5;", "barrier id '%r5' is not the immediate 0");
+  // Explicit thread counts, valid or not, and so every barrier.arrive.
+  expectRefusedBody("barrier.sync 0, %r2;", "barrier with an explicit thread count '%r2'");
+  expectRefusedBody("barrier.sync 0, 48;", "barrier with an explicit thread count '48'");
+  expectRefusedBody("barrier.sync 0, 64;", "barrier with an explicit thread count '64'");
+  expectRefusedBody("barrier.sync 0, 2048;", "explicit thread count");
+  expectRefusedBody("barrier.arrive 0;", "without a thread count");
 }
 
 TEST(PtxValidator, MalformedInputIsRefusedNotMisread) {

@@ -65,3 +65,47 @@ extern "C" __global__ void sync_sleep(u32 ns, u32 *out) {
   __nvvm_nanosleep(ns); // CUDA's __nanosleep is inline asm; this is the intrinsic
   out[gtid()] = ns;
 }
+
+// Found by review (R3-F1): loop-free kernels whose lanes never meet in a warp
+// primitive. Each primitive waits, inside the instruction and out of reach of any
+// cancel, for every lane its mask names; unhardened these hang the warp forever
+// (sync_probe_h200.txt cases 14, 15, 19). Hardened, every member mask is
+// (mask | %lanemask_eq) & %activemask: it names only lanes at the primitive.
+// Full mask, the two halves of the warp at two different shuffles.
+extern "C" __global__ void warp_hang_pc(u32 full, u32 *out) {
+  u32 t = gtid(), r;
+  if (t & 1)
+    r = __shfl_sync(full, t, 0);
+  else
+    r = __shfl_down_sync(full, t, 1);
+  out[t] = r;
+}
+
+// Each lane names itself and its neighbour: the masks disagree, so no lane's
+// set of partners ever arrives together (mask | self alone changes nothing).
+extern "C" __global__ void warp_hang_mask(u32 one, u32 *out) {
+  u32 t = gtid(), l = lane();
+  u32 m = (one << l) | (one << ((l + 1) & 31));
+  out[t] = __shfl_sync(m, t, 0);
+}
+
+// Half the warp at __syncwarp, the other half at a shuffle, both with the full mask.
+extern "C" __global__ void warp_hang_mixed(u32 full, u32 *out) {
+  u32 t = gtid(), r = 0;
+  if (lane() < 16)
+    __syncwarp(full);
+  else
+    r = __shfl_sync(full, t, 0);
+  out[t] = r;
+}
+
+// Half the warp at the CTA barrier, the other half at a full-mask __syncwarp that
+// waits for the first half: each waits for the other.
+extern "C" __global__ void warp_hang_bar(u32 full, u32 *out) {
+  u32 t = gtid();
+  if (lane() < 16)
+    __syncthreads();
+  else
+    __syncwarp(full);
+  out[t] = t;
+}

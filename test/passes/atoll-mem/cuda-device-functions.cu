@@ -41,5 +41,5 @@ __global__ void kernel(const float *in, float *out) {
 // PTX-NOT:     .func
 // PTX-LABEL: .entry _Z6kernelPKfPf(
 // PTX-NOT:     call
-// PTX:         bar.sync 0;
+// PTX:         barrier.sync 0;
 // PTX-NOT:     .func

@@ -38,7 +38,7 @@ __global__ void reduce(const float *in, float *out, int n) {
 // CHECK: @__atoll_smem_pad = internal addrspace(3) global [256 x i8] undef, align 16
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6reducePKfPfi(
 // CHECK:         %atoll.smem.lim = sub i64 %atoll.smem.bytes, 4
-// CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// CHECK:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 // CHECK-NEXT:    br label %atoll.body
 // CHECK:         [[S:%.*]] = addrspacecast ptr {{%.*}} to ptr addrspace(3)
 // CHECK-NEXT:    [[R:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
@@ -59,7 +59,7 @@ __global__ void reduce(const float *in, float *out, int n) {
 // PTX-LABEL: .entry _Z6reducePKfPfi(
 // PTX:         mov.u32 {{%r[0-9]+}}, %reserved_smem_offset_cap;
 // PTX:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
-// PTX:         bar.sync 0;
+// PTX:         barrier.sync 0;
 // PTX:         ld.shared.b32 [[V:%r[0-9]+]],
 // PTX-NEXT:    cvt.u32.u64 [[T:%r[0-9]+]],
 // PTX-NEXT:    and.b32 [[O:%r[0-9]+]], [[T]],
@@ -69,7 +69,7 @@ __global__ void reduce(const float *in, float *out, int n) {
 // Modulo mode: each arena access tests rel = addr - base against the size and
 // branches over the remainder, which is out of line (after the ret).
 // PTX-MOD-LABEL: .entry _Z6reducePKfPfi(
-// PTX-MOD:       bar.sync 0;
+// PTX-MOD:       barrier.sync 0;
 // PTX-MOD:       setp.lt.u64 [[P0:%p[0-9]+]], [[R0:%rd[0-9]+]], [[SIZE:%rd[0-9]+]];
 // PTX-MOD-NEXT:  @[[P0]] bra [[TAIL0:\$L__BB0_[0-9]+]];
 // PTX-MOD-NEXT:  bra.uni [[WRAP0:\$L__BB0_[0-9]+]];

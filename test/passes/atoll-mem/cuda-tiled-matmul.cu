@@ -42,7 +42,7 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z6matmulPKfS0_Pfi(ptr {{.*}}, ptr {{.*}}, ptr {{.*}}, i32 {{.*}}, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 // CHECK-NOT:     __atoll_smem_pad
 // CHECK:       atoll.zero.done:
-// CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 // The As[ty][j] loads (offsets ty*64 + 4j, j = 0..15) share one clamp of the row
 // As[ty], limit 1024 - 64; the row offset is known 16-aligned, so the alignment
 // mask is the inline-asm hint that keeps that visible to ptxas.
@@ -74,7 +74,7 @@ __global__ void matmul(const float *A, const float *B, float *C, int n) {
 // PTX-LABEL: .entry _Z6matmulPKfS0_Pfi(
 // PTX:         .shared .align 16 .b8 _ZZ6matmulPKfS0_PfiE2As[1024];
 // PTX-NOT:     __atoll_smem_pad
-// PTX:         bar.sync 0;
+// PTX:         barrier.sync 0;
 // PTX:         min.u32 {{%r[0-9]+}}, {{%r[0-9]+}}, 960;
 // PTX-NEXT:    // begin inline asm
 // PTX-NEXT:    and.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 0xfffffff0;

@@ -1,7 +1,8 @@
 ; Intrinsics without a memory access to confine: prefetches and lifetime markers
 ; are dropped (a prefetch of a forged address is pointless, a lifetime marker
 ; would let LLVM treat the zeroed stack as undefined); barriers, fences, warp
-; primitives, special registers, isspacep and pure math are kept unchanged.
+; primitives (their full member masks become %activemask: sync-primitives.ll),
+; special registers, isspacep and pure math are kept unchanged.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
@@ -30,8 +31,10 @@ define ptx_kernel void @intrinsics(ptr %p, i32 %x, ptr %out) {
 ; CHECK-NOT:     lifetime
 ; CHECK-NOT:     prefetch
 ; CHECK:         %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-; CHECK-NEXT:    %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %x, i32 1, i32 31)
-; CHECK-NEXT:    %vote = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 true)
+; CHECK-NEXT:    [[A0:%.*]] = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT:    %sh = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 [[A0]], i32 %x, i32 1, i32 31)
+; CHECK-NEXT:    [[A1:%.*]] = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT:    %vote = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[A1]], i1 true)
 ; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK-NEXT:    fence syncscope("block") seq_cst
 ; CHECK-NEXT:    %isg = call i1 @llvm.nvvm.isspacep.global(ptr %p)

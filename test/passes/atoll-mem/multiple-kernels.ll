@@ -37,7 +37,7 @@ define ptx_kernel void @on_tile(i64 %i) {
 ; CHECK:         and i32 {{%.*}}, %atoll.arena.mask.a4
 ; CHECK:         store i32
 ; CHECK:       define ptx_kernel void @on_tile(i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #[[A]]
-; CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 28)
 ; CHECK:         load i32
 ; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 28)

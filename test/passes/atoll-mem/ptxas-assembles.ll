@@ -49,7 +49,7 @@ define ptx_kernel void @everything(ptr %p, ptr addrspace(1) %g, ptr byval([8 x i
 ; CHECK-LABEL: .entry everything(
 ; CHECK:         mov.u32 {{%r[0-9]+}}, %reserved_smem_offset_cap;
 ; CHECK:         mov.u32 {{%r[0-9]+}}, %dynamic_smem_size;
-; CHECK:         bar.sync 0;
+; CHECK:         barrier.sync 0;
 ; CHECK:         isspacep.shared
 ; CHECK:         cp.async.ca.shared.global
 ; CHECK:         ldmatrix.sync.aligned.m8n8.x1.shared.b16

@@ -21,14 +21,14 @@
 ; STATIC:        store <4 x i32> zeroinitializer, ptr addrspace(3) {{%.*}}, align 16
 ; STATIC-NOT:    __atoll_smem_pad
 ; STATIC:        atoll.zero.done:
-; STATIC-NEXT:     call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; STATIC-NEXT:     call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; STATIC-NOT:    __atoll_smem_pad
 ; STATIC:        call i32 @llvm.umin.i32(i32 {{%.*}}, i32 252)
 ; STATIC:        getelementptr i8, ptr addrspace(3) @tile,
 ; STATIC-NOT:    __atoll_smem_pad
 ; STATIC-PTX-NOT: __atoll_smem_pad
 ; STATIC-PTX:    st.shared.v4.b32 [{{%rd[0-9]+}}{{.*}}], {0, 0, 0, 0};
-; STATIC-PTX:    bar.sync 0;
+; STATIC-PTX:    barrier.sync 0;
 ; STATIC-PTX-NOT: __atoll_smem_pad
 
 ; Dynamic shared memory and a pointer of unknown space: the window clamp, so the
@@ -45,10 +45,10 @@
 ; WINDOW-PTX:    .shared .align 16 .b8 __atoll_smem_pad[256];
 ; WINDOW-PTX-LABEL: .entry dynamic(
 ; WINDOW-PTX:    st.volatile.shared.b8 [__atoll_smem_pad], 0;
-; WINDOW-PTX:    bar.sync 0;
+; WINDOW-PTX:    barrier.sync 0;
 ; WINDOW-PTX-LABEL: .entry unknown(
 ; WINDOW-PTX:    st.volatile.shared.b8 [__atoll_smem_pad], 0;
-; WINDOW-PTX:    bar.sync 0;
+; WINDOW-PTX:    barrier.sync 0;
 
 ; Both kinds in one module: the pad is defined, but only the window kernel
 ; references it; both kernels zero their shared memory.
@@ -57,12 +57,12 @@
 ; MIXED-NOT:     __atoll_smem_pad
 ; MIXED:         atoll.zero.smem:
 ; MIXED-NOT:     __atoll_smem_pad
-; MIXED:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; MIXED:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; MIXED-NOT:     __atoll_smem_pad
 ; MIXED-LABEL:   define ptx_kernel void @dynamic(
 ; MIXED:           store volatile i8 0, ptr addrspace(3) @__atoll_smem_pad, align 1
 ; MIXED:         atoll.zero.smem:
-; MIXED:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; MIXED:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 
 ;--- static.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

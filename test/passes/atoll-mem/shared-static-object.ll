@@ -82,7 +82,7 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; CHECK-NEXT:    ret void
 
 ; PTX-LABEL: .entry shared_obj(
-; PTX:         bar.sync 0;
+; PTX:         barrier.sync 0;
 ; PTX-NEXT:    cvt.u32.u64 [[I:%r[0-9]+]], {{%rd[0-9]+}};
 ; PTX-NEXT:    shl.b32 [[I4:%r[0-9]+]], [[I]], 2;
 ; The offset passes through the opaque identity asm before the clamp.

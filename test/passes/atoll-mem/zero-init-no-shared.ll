@@ -43,11 +43,11 @@ define ptx_kernel void @with_shared(ptr %p) {
 ; CHECK-LABEL: define ptx_kernel void @with_shared(
 ; CHECK-NOT:     __atoll_smem_pad
 ; CHECK:       atoll.zero.smem:
-; CHECK:         call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK:         call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 
 ; PTX-LABEL: .entry no_shared(
 ; PTX-NOT:     bar.sync
 ; PTX-NOT:     {{\.shared|%total_smem_size|%reserved_smem}}
 ; PTX:         ret;
 ; PTX-LABEL: .entry with_shared(
-; PTX:         bar.sync 0;
+; PTX:         barrier.sync 0;

@@ -22,5 +22,5 @@ define ptx_kernel void @addr_only(ptr %out) {
 ; CHECK:       atoll.zero.smem:
 ; CHECK:         store i8 0, ptr addrspace(3) {{%.*}}, align 1
 ; CHECK:       atoll.zero.done:
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK-NEXT:    br label %atoll.body

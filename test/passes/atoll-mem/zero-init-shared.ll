@@ -76,7 +76,7 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; CHECK-NEXT:    [[TC:%.*]] = icmp ult i64 [[TN]], %atoll.smem.bytes
 ; CHECK-NEXT:    br i1 [[TC]], label %atoll.zero.tail.store, label %atoll.zero.done
 ; CHECK:       atoll.zero.done:
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK-NEXT:    br label %atoll.body
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @tile, i64 %i
@@ -90,4 +90,4 @@ define ptx_kernel void @uses_shared(i64 %i, ptr %out) {
 ; PTX:         st.shared.v4.b32 [{{%rd[0-9]+}}{{.*}}], {0, 0, 0, 0};
 ; PTX:         st.shared.b8 [{{%rd[0-9]+}}{{.*}}], 0;
 ; PTX-NOT:     st.shared.b32
-; PTX:         bar.sync 0;
+; PTX:         barrier.sync 0;
