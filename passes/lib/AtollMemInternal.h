@@ -65,6 +65,12 @@ std::string checkSyncOperands(const llvm::CallBase &CB);
 /// cannot fault (barrier id & 15, member mask | %lanemask_eq); true if changed.
 bool confineSyncOperands(llvm::CallBase &CB);
 
+/// Warp-collective `.aligned` matrix instructions (ldmatrix, stmatrix): run
+/// only when the whole warp executes this call together; otherwise skipped, with
+/// zero results. True if CB is one (and was guarded).
+bool isAlignedWarpCollective(const llvm::CallBase &CB);
+void guardAlignedWarpCollective(llvm::CallBase &CB);
+
 /// Empty when the inline asm is on the allow-list (exact template, constraints and
 /// type: libdevice's asm and a few register-only helpers); otherwise the reason
 /// for refusing it, with the asm text.

@@ -225,7 +225,18 @@ void KernelHardener::harden(Function &NewF, KernelConfiner &C) {
   for (CallBase *CB : Sync)
     if (confineSyncOperands(*CB))
       record(CB, StateSpace::Unknown, AccessKind::Intrinsic, Outcome::Confined,
-             "synchronisation operand confined (every barrier is barrier.sync 0; member mask | lanemask_eq)");
+             "synchronisation operand confined (every barrier is barrier.sync 0; member mask "
+             "matched among the active lanes)");
+  // Last, so that no rewrite above sees the split blocks.
+  SmallVector<CallBase *, 8> Collectives;
+  for (Instruction &I : instructions(NewF))
+    if (auto *CB = dyn_cast<CallBase>(&I); CB && isAlignedWarpCollective(*CB))
+      Collectives.push_back(CB);
+  for (CallBase *CB : Collectives) {
+    guardAlignedWarpCollective(*CB);
+    record(CB, StateSpace::Unknown, AccessKind::Intrinsic, Outcome::Confined,
+           "warp-collective .aligned instruction runs only when the whole warp is there");
+  }
   // `unreachable` would become a PTX trap: neutralise it as an early exit.
   for (UnreachableInst *U : Unreachables) {
     IRBuilder<> B(U);

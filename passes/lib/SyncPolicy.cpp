@@ -13,6 +13,7 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -303,26 +304,65 @@ bool confineSyncOperands(CallBase &CB) {
     CB.setArgOperand(0, B.getInt32(0));
     return true;
   }
-  // The member mask becomes (mask | %lanemask_eq) & %activemask. It always names
-  // the executing thread (a mask without it is an illegal-instruction fault on the
-  // H200) and never a thread that is not executing this instruction with it: a
-  // warp primitive waits for every thread its mask names, inside the instruction,
-  // where no cancel can reach it, so lanes at two different primitives, masks
-  // that disagree, or half a warp at a CTA barrier would otherwise wait forever
-  // (measured: sync_probe_h200.txt cases 14, 15, 19; found by review, R3-F1). A
-  // correct program names only threads that reach the primitive together, and
-  // those are converged there, so its behaviour is unchanged.
+  // A warp primitive waits, inside the instruction where no cancel reaches it,
+  // until every lane its mask names executes it with the same mask. So the mask
+  // becomes the set of active lanes whose confined mask equals the caller's:
+  //   M = (mask | %lanemask_eq) & %activemask;  mask' = match.any.sync(%activemask, M)
+  // It always names the caller (a mask without it is an illegal-instruction fault
+  // on the H200), only lanes executing this instruction with it (&activemask), and
+  // every lane it names gets the very same mask (match.any partitions the active
+  // lanes), so no lane waits for one that is elsewhere or disagrees. Measured
+  // hangs without this: sync_probe_h200.txt cases 14, 15, 19; found by review,
+  // R3-F1. A correct program's masks already partition the lanes that reach the
+  // primitive together, so mask' == mask and its behaviour is unchanged. The full
+  // mask needs no match: %activemask is the same in every lane that reads it.
   unsigned Idx = O == Operands::MaskArg0 ? 0 : 1;
   Value *Mask = CB.getArgOperand(Idx);
   Value *Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {});
   Value *Named = Active;
   if (auto *C = dyn_cast<ConstantInt>(Mask); !C || !C->isAllOnesValue()) {
     Value *Self = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_lanemask_eq, {});
-    Named = B.CreateAnd(B.CreateOr(B.CreateFreeze(Mask), Self), Active);
+    Value *Mine = B.CreateAnd(B.CreateOr(B.CreateFreeze(Mask), Self), Active);
+    Named = B.CreateIntrinsic(Intrinsic::nvvm_match_any_sync_i32, {}, {Active, Mine});
   }
   Named->setName("atoll.warp.mask");
   CB.setArgOperand(Idx, Named);
   return true;
+}
+
+bool isAlignedWarpCollective(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  if (!F)
+    return false;
+  StringRef N = F->getName();
+  // mma/wmma are refused as unknown intrinsics (CallPolicy.cpp); should they be
+  // allowed one day, they belong here too.
+  return N.starts_with("llvm.nvvm.ldmatrix.") || N.starts_with("llvm.nvvm.stmatrix.");
+}
+
+// ldmatrix/stmatrix (like mma) are `.sync.aligned`: every thread of the warp must execute
+// the same instruction (PTX ISA). Two halves of a warp at two different mma
+// instructions wait for each other forever, inside the instruction, where no
+// preemption check runs (measured: test/attacks/probes/warp_probe.cu case 24).
+// Guarded by %activemask == all lanes, the call runs only when the whole warp is
+// here together; a correct program always is (a partial warp at such an
+// instruction is undefined), so its behaviour is unchanged.
+void guardAlignedWarpCollective(CallBase &CB) {
+  IRBuilder<> B(&CB);
+  Value *Active = B.CreateIntrinsic(Intrinsic::nvvm_activemask, {});
+  Value *Whole = B.CreateICmpEQ(Active, B.getInt32(-1), "atoll.warp.whole");
+  Instruction *Then = SplitBlockAndInsertIfThen(Whole, &CB, /*Unreachable=*/false);
+  BasicBlock *Join = CB.getParent();
+  CB.moveBefore(Then->getIterator());
+  Then->getParent()->setName("atoll.warp.collective");
+  Join->setName("atoll.warp.join");
+  if (CB.getType()->isVoidTy() || CB.use_empty())
+    return;
+  PHINode *Phi = PHINode::Create(CB.getType(), 2, CB.getName() + ".or.zero");
+  Phi->insertBefore(Join->begin());
+  CB.replaceAllUsesWith(Phi);
+  Phi->addIncoming(&CB, Then->getParent());
+  Phi->addIncoming(Constant::getNullValue(CB.getType()), cast<Instruction>(Whole)->getParent());
 }
 
 } // namespace Atoll

@@ -9,12 +9,26 @@
 #include <cuda_runtime.h>
 
 __device__ unsigned lane() { unsigned l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }
-// What atoll-mem emits for a run-time member mask.
+// What atoll-mem emits for a run-time member mask: the active lanes whose
+// (mask | self) & active equals the caller's.
 __device__ unsigned confine(unsigned m) {
+  unsigned self, act, r;
+  asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(self));
+  asm volatile("activemask.b32 %0;" : "=r"(act));
+  asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(r) : "r"((m | self) & act), "r"(act));
+  return r;
+}
+// The first fix, without the match (measured: case 1 still hangs).
+__device__ unsigned confine_active(unsigned m) {
   unsigned self, act;
   asm volatile("mov.u32 %0, %%lanemask_eq;" : "=r"(self));
   asm volatile("activemask.b32 %0;" : "=r"(act));
   return (m | self) & act;
+}
+__device__ bool whole_warp() {
+  unsigned act;
+  asm volatile("activemask.b32 %0;" : "=r"(act));
+  return act == 0xffffffffu;
 }
 __device__ unsigned shfl(unsigned m, unsigned v, unsigned src) {
   unsigned r;
@@ -60,6 +74,12 @@ __global__ void k(int which, unsigned a, unsigned *out, unsigned *smem_init) {
     r = v;
     break;
   }
+  case 5: // a constant half mask used by the whole warp (lanes 16-31 disagree), confined
+    r = shfl(confine(0xffffu), t, 0);
+    break;
+  case 6: // case 1 with the first fix only (and activemask, no match): hung on 2026-12-01
+    r = shfl(confine_active((1u << l) | (1u << ((l + 1) & 31))), t, 0);
+    break;
   case 10: // unconfined reference: R3-F1 warp_hang_pc (expected: hang)
     if (t & 1) r = shfl(a, t, 0);
     else r = shfl_down(a, t);
@@ -105,6 +125,44 @@ __global__ void k(int which, unsigned a, unsigned *out, unsigned *smem_init) {
       asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};"
                    : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(b0), "r"(a0));
     r = __float_as_uint(d0 + d1 + d2 + d3);
+    break;
+  }
+  case 25: { // ldmatrix, the two halves of a warp at two different ldmatrix instructions
+    unsigned addr = (unsigned)__cvta_generic_to_shared(&tile[(l & 7) * 8]);
+    if (l < 16)
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
+    else
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
+    break;
+  }
+  case 26: { // case 24 (mma at two instructions) guarded the way atoll-mem guards ldmatrix/stmatrix
+    float d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    if (l < 16) {
+      if (whole_warp())
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%4,%4}, {%0,%1,%2,%3};"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(t));
+    } else {
+      if (whole_warp())
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%4,%4,%4}, {%4,%4}, {%0,%1,%2,%3};"
+                     : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3) : "r"(t + 1));
+    }
+    r = __float_as_uint(d0 + d1 + d2 + d3);
+    break;
+  }
+  case 27: { // case 25 guarded
+    unsigned addr = (unsigned)__cvta_generic_to_shared(&tile[(l & 7) * 8]);
+    if (l < 16) {
+      if (whole_warp())
+        asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
+    } else if (whole_warp()) {
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
+    }
+    break;
+  }
+  case 28: { // control: a guarded ldmatrix by a whole, converged warp still runs
+    unsigned addr = (unsigned)__cvta_generic_to_shared(&tile[(l & 7) * 8]);
+    if (whole_warp())
+      asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(addr));
     break;
   }
   }

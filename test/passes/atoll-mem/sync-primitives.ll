@@ -1,8 +1,9 @@
 ; Synchronisation primitives (docs/passes.md, "Synchronisation primitives"): a
 ; barrier becomes the whole-CTA barrier 0 (non-.aligned), and every warp member
-; mask becomes (mask | %lanemask_eq) & %activemask: on sm_90 a mask without the
-; caller is an illegal-instruction fault, and a mask naming a lane that is not at
-; the primitive waits forever. Nanosleep is left as it is (explicit thread
+; mask becomes match.any.sync(%activemask, (mask | %lanemask_eq) & %activemask):
+; on sm_90 a mask without the caller is an illegal-instruction fault, and a mask
+; naming a lane that is not at the primitive, or one whose own mask differs,
+; waits forever. Nanosleep is left as it is (explicit thread
 ; counts, elect.sync and the cluster registers are refused: sync-refusals.ll).
 ; Operands are frozen first (a poison mask or id would otherwise stay poison),
 ; and undef, poison and constant expressions are confined like run-time values.
@@ -64,7 +65,8 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; CHECK-NEXT:    [[L0:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[FM0:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[O0:%.*]] = or i32 [[FM0]], [[L0]]
-; CHECK-NEXT:    [[M0:%.*]] = and i32 [[O0]], [[A0]]
+; CHECK-NEXT:    [[MA0:%.*]] = and i32 [[O0]], [[A0]]
+; CHECK-NEXT:    [[M0:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A0]], i32 [[MA0]])
 ; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M0]], i32 %v, i32 %v, i32 %v)
 ; CHECK-NEXT:    [[AF:%.*]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT:    %b = call float @llvm.nvvm.shfl.sync.down.f32(i32 [[AF]], float 1.000000e+00, i32 1, i32 31)
@@ -72,30 +74,35 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; CHECK-NEXT:    [[L1:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[FM1:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[O1:%.*]] = or i32 [[FM1]], [[L1]]
-; CHECK-NEXT:    [[M1:%.*]] = and i32 [[O1]], [[A1]]
+; CHECK-NEXT:    [[MA1:%.*]] = and i32 [[O1]], [[A1]]
+; CHECK-NEXT:    [[M1:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A1]], i32 [[MA1]])
 ; CHECK-NEXT:    %c = call i32 @llvm.nvvm.vote.ballot.sync(i32 [[M1]], i1 true)
 ; CHECK-NEXT:    [[A2:%.*]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT:    [[L2:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[FM2:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[O2:%.*]] = or i32 [[FM2]], [[L2]]
-; CHECK-NEXT:    [[M2:%.*]] = and i32 [[O2]], [[A2]]
+; CHECK-NEXT:    [[MA2:%.*]] = and i32 [[O2]], [[A2]]
+; CHECK-NEXT:    [[M2:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A2]], i32 [[MA2]])
 ; CHECK-NEXT:    %d = call i32 @llvm.nvvm.match.any.sync.i64(i32 [[M2]], i64 %w)
 ; CHECK-NEXT:    [[A3:%.*]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT:    [[L3:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[FM3:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[O3:%.*]] = or i32 [[FM3]], [[L3]]
-; CHECK-NEXT:    [[M3:%.*]] = and i32 [[O3]], [[A3]]
+; CHECK-NEXT:    [[MA3:%.*]] = and i32 [[O3]], [[A3]]
+; CHECK-NEXT:    [[M3:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A3]], i32 [[MA3]])
 ; CHECK-NEXT:    %e = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 [[M3]])
 ; CHECK-NEXT:    [[A4:%.*]] = call i32 @llvm.nvvm.activemask()
 ; CHECK-NEXT:    [[L4:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[FM4:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[O4:%.*]] = or i32 [[FM4]], [[L4]]
-; CHECK-NEXT:    [[M4:%.*]] = and i32 [[O4]], [[A4]]
+; CHECK-NEXT:    [[MA4:%.*]] = and i32 [[O4]], [[A4]]
+; CHECK-NEXT:    [[M4:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A4]], i32 [[MA4]])
 ; CHECK-NEXT:    call void @llvm.nvvm.bar.warp.sync(i32 [[M4]])
 ; CHECK-NEXT:    call void @llvm.nvvm.nanosleep(i32 %v)
 
-; Every mask the PTX hands a warp primitive is (mask | %lanemask_eq) & %activemask:
-; it names the caller and only lanes executing the primitive with it (found by
+; Every mask the PTX hands a warp primitive is match.any.sync(%activemask,
+; (mask | %lanemask_eq) & %activemask): it names the caller, only lanes executing
+; the primitive with it, and every lane it names has the same mask (found by
 ; review, R3-F1: lanes at different primitives or with masks that disagree wait
 ; forever inside the instruction, where no cancel reaches them). The full mask
 ; becomes %activemask.
@@ -103,7 +110,8 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; PTX:         activemask.b32 [[AM:%r[0-9]+]];
 ; PTX:         mov.u32 [[LM:%r[0-9]+]], %lanemask_eq;
 ; PTX:         or.b32 [[OR:%r[0-9]+]], {{%r[0-9]+}}, [[LM]];
-; PTX:         and.b32 [[MK:%r[0-9]+]], [[OR]], [[AM]];
+; PTX:         and.b32 [[MN:%r[0-9]+]], [[OR]], [[AM]];
+; PTX:         match.any.sync.b32 [[MK:%r[0-9]+]], [[MN]], [[AM]];
 ; PTX:         shfl.sync.idx.b32 {{.*}}, [[MK]];
 ; PTX:         activemask.b32 [[AM2:%r[0-9]+]];
 ; PTX:         shfl.sync.down.b32 {{.*}}, [[AM2]];
@@ -131,7 +139,8 @@ define ptx_kernel void @odd_constants(ptr %out) {
 ; CHECK-NEXT:    [[L:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
 ; CHECK-NEXT:    [[P2:%.*]] = freeze i32 0
 ; CHECK-NEXT:    [[O:%.*]] = or i32 [[P2]], [[L]]
-; CHECK-NEXT:    [[M:%.*]] = and i32 [[O]], [[A]]
+; CHECK-NEXT:    [[MA:%.*]] = and i32 [[O]], [[A]]
+; CHECK-NEXT:    [[M:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A]], i32 [[MA]])
 ; CHECK-NEXT:    %a = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 [[M]], i32 1, i32 0, i32 31)
 
 ; The poison mask becomes zero (DefinedValues): the mask folds to
@@ -141,7 +150,8 @@ define ptx_kernel void @odd_constants(ptr %out) {
 ; PTX-NEXT:    barrier.sync 0;
 ; PTX-DAG:     activemask.b32 [[AM3:%r[0-9]+]];
 ; PTX-DAG:     mov.u32 [[LM2:%r[0-9]+]], %lanemask_eq;
-; PTX:         and.b32 [[MK2:%r[0-9]+]], [[LM2]], [[AM3]];
+; PTX:         and.b32 [[MN2:%r[0-9]+]], [[LM2]], [[AM3]];
+; PTX:         match.any.sync.b32 [[MK2:%r[0-9]+]], [[MN2]], [[AM3]];
 ; PTX:         shfl.sync.idx.b32 {{.*}}, [[MK2]];
 
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
