@@ -47,16 +47,15 @@ struct NvJitLink {
   std::string path;
 };
 
-/// The toolkit directories to look in, first match wins: the environment can
-/// point the service at another toolkit, the configured one is the default.
+/// The toolkit directories to look in. A toolkit named in the environment
+/// (ATOLL_CUDA_PATH, else CUDA_HOME) is the only one tried: an explicit choice
+/// must not silently fall back to another assembler. Otherwise the toolkit
+/// configured at build time, then /usr/local/cuda.
 SmallVector<std::string, 4> toolkitDirs() {
-  SmallVector<std::string, 4> Dirs;
   for (const char *Var : {"ATOLL_CUDA_PATH", "CUDA_HOME"})
     if (const char *V = std::getenv(Var); V && *V)
-      Dirs.push_back(V);
-  Dirs.push_back(ATOLL_DEFAULT_CUDA_PATH);
-  Dirs.push_back("/usr/local/cuda");
-  return Dirs;
+      return {V};
+  return {ATOLL_DEFAULT_CUDA_PATH, "/usr/local/cuda"};
 }
 
 Expected<NvJitLink> loadOnce() {
