@@ -4,6 +4,7 @@
 // is checked against what ptxas actually wrote, and it can report the faults a
 // tampered module would show (an extra function, a wrong parameter size, ...).
 // Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
+#include "ModuleCache.h"
 #include "cuda/ModuleCheck.h"
 
 #include "atoll/abi.h"
@@ -12,8 +13,13 @@
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
+#include <array>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -196,3 +202,65 @@ INSTANTIATE_TEST_SUITE_P(
                   "kernel 'affine' parameter 5 (hidden) is 8 bytes at offset 56, expected 8 "
                   "bytes at offset 48"}),
     [](const ::testing::TestParamInfo<FaultCase> &i) { return "Fault" + std::to_string(i.param.fault); });
+
+// The disk cache stores the cubin: a second runtime loads it from there (no
+// compile), as a cubin. An entry without a cubin (a compile-only runtime without
+// an assembler wrote it) is no hit for a runtime with a device: it compiles afresh
+// and rewrites the entry with the cubin.
+TEST_F(CubinLoading, DiskCacheHitsLoadTheStoredCubin) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("atoll-cubin-cache-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  RuntimeOptions o;
+  o.ptxCacheDir = dir.string(); // the key file <dir>/.atoll-cache-key: the raw MAC key
+  auto loadWith = [&](Application::Origin want) {
+    auto rt = Runtime::create(o);
+    ASSERT_TRUE(rt) << rt.error().describe();
+    Counts before = counts();
+    auto app = (*rt)->loadApplicationFile(std::string(ATOLL_GPU_TEST_BITCODE_DIR) +
+                                          "/runtime_kernels.bc");
+    ASSERT_TRUE(app) << app.error().describe();
+    EXPECT_EQ((*app)->origin(), want);
+    Counts after = counts();
+    EXPECT_EQ(after.ptx, before.ptx);
+    EXPECT_EQ(after.cubin, before.cubin + 1);
+  };
+  loadWith(Application::Origin::Compiled);
+  loadWith(Application::Origin::DiskCache);
+  std::vector<fs::path> entries;
+  for (const auto &e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".ptxc")
+      entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 1u);
+  std::string bytes;
+  {
+    std::ifstream in(entries[0], std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  EXPECT_EQ(bytes.rfind("ATOLL-PTXC 3\n", 0), 0u);
+  std::array<uint8_t, 32> macKey{};
+  {
+    std::ifstream in(dir / ".atoll-cache-key", std::ios::binary);
+    in.read(reinterpret_cast<char *>(macKey.data()), macKey.size());
+    ASSERT_EQ(in.gcount(), 32);
+  }
+  const std::string key = entries[0].stem().string();
+  auto entry = detail::parseEntry(key, bytes, macKey);
+  ASSERT_TRUE(entry) << "the runtime's entry parses with its key";
+  ASSERT_EQ(entry->cubin.compare(0, 4, "\x7f" "ELF"), 0);
+  entry->cubin.clear();
+  {
+    std::ofstream out(entries[0], std::ios::binary | std::ios::trunc);
+    out << detail::serializeEntry(key, *entry, macKey);
+  }
+  loadWith(Application::Origin::Compiled); // the cubin-less entry is no hit
+  {
+    std::ifstream in(entries[0], std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto rewritten = detail::parseEntry(key, bytes, macKey);
+  ASSERT_TRUE(rewritten);
+  EXPECT_FALSE(rewritten->cubin.empty()) << "the entry was rewritten with its cubin";
+  loadWith(Application::Origin::DiskCache);
+  fs::remove_all(dir);
+}
