@@ -4,7 +4,8 @@
 // "Device" memory is host memory (so device addresses are host pointers), streams
 // complete work at once and keep a virtual clock that launches advance, and
 // cuLaunchKernel runs a C++ model of the benchmark's kernels (bench/kernels/*.cu),
-// found by the kernel name in the loaded PTX. A hardened kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters
+// found by the kernel name in the loaded PTX or cubin (the runtime loads cubins: the
+// mock reads their ELF symbols and EIATTR_KPARAM_INFO parameter records). A hardened kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters
 // than its native signature) is modelled as 3% slower, so the benchmark's whole
 // pipeline of timing, ratios, checks and reports can be tested end to end. To keep
 // that fast, the heavy kernels are modelled only at the first two launches of each

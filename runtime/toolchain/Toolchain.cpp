@@ -241,9 +241,10 @@ Expected<CompiledModule> compileModule(Module &M, const CompileOptions &Opts) {
     if (Error E = validateEmittedPTX(*PTX, M, *Kernels))
       return E;
   CompiledModule Out;
-  // Only PTX that passed the validator (above) is ever assembled. Without an
-  // assembler the cubin stays empty; a runtime with a device then refuses to load.
-  if (Opts.Assemble) {
+  // Only PTX that passed the validator (above) is ever assembled: unhardened
+  // baselines get none. Without an assembler the cubin stays empty; a runtime with
+  // a device then refuses to load.
+  if (Opts.Assemble && Opts.Harden) {
     if (Error E = loadAssembler()) {
       consumeError(std::move(E));
     } else {

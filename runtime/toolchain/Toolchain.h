@@ -58,7 +58,8 @@ struct CompileOptions {
   unsigned OptLevel = 2;           // optimisation before hardening (0-3)
   bool Harden = true;              // false only for native baselines (benchmarks)
   bool Preempt = true;             // false only to measure the checks' cost (benchmarks)
-  bool Assemble = true;            // compileModule: PTX -> cubin when loadAssembler() succeeds
+  bool Assemble = true;            // compileModule: validated PTX -> cubin (Harden only) when
+                                   // loadAssembler() succeeds
   HardeningReport *Report = nullptr; // optional: per-access records of the passes
 };
 
