@@ -5,8 +5,9 @@
 // complete work at once and keep a virtual clock that launches advance, and
 // cuLaunchKernel runs a C++ model of the benchmark's kernels (bench/kernels/*.cu),
 // found by the kernel name in the loaded PTX or cubin (the runtime loads cubins: the
-// mock reads their ELF symbols and EIATTR_KPARAM_INFO parameter records). A hardened kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters
-// than its native signature) is modelled as 3% slower, so the benchmark's whole
+// mock reads their ELF symbols and EIATTR_KPARAM_INFO parameter records). A hardened
+// kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters than its native signature) is
+// modelled as 3% slower, so the benchmark's whole
 // pipeline of timing, ratios, checks and reports can be tested end to end. To keep
 // that fast, the heavy kernels are modelled only at the first two launches of each
 // loaded function (the output checks of native and native-arena); later launches only
