@@ -47,15 +47,19 @@ struct NvJitLink {
   std::string path;
 };
 
-/// The toolkit directories to look in. A toolkit named in the environment
-/// (ATOLL_CUDA_PATH, else CUDA_HOME) is the only one tried: an explicit choice
-/// must not silently fall back to another assembler. Otherwise the toolkit
-/// configured at build time, then /usr/local/cuda.
+/// The toolkit directories to look in. ATOLL_CUDA_PATH, when set, is the only one
+/// tried (the service's explicit choice must not silently fall back to another
+/// assembler); otherwise CUDA_HOME (a general variable, often set for other
+/// tools), the toolkit configured at build time, then /usr/local/cuda.
 SmallVector<std::string, 4> toolkitDirs() {
-  for (const char *Var : {"ATOLL_CUDA_PATH", "CUDA_HOME"})
-    if (const char *V = std::getenv(Var); V && *V)
-      return {V};
-  return {ATOLL_DEFAULT_CUDA_PATH, "/usr/local/cuda"};
+  if (const char *V = std::getenv("ATOLL_CUDA_PATH"); V && *V)
+    return {V};
+  SmallVector<std::string, 4> Dirs;
+  if (const char *V = std::getenv("CUDA_HOME"); V && *V)
+    Dirs.push_back(V);
+  Dirs.push_back(ATOLL_DEFAULT_CUDA_PATH);
+  Dirs.push_back("/usr/local/cuda");
+  return Dirs;
 }
 
 Expected<NvJitLink> loadOnce() {

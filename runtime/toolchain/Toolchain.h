@@ -115,9 +115,9 @@ struct CompiledModule {
   std::vector<KernelSignature> kernels;
 };
 
-/// Loads the PTX assembler (nvJitLink, dlopen'ed from the configured CUDA toolkit:
-/// ATOLL_CUDA_PATH, CUDA_HOME, then the toolkit found at configure time and
-/// /usr/local/cuda). Idempotent and thread-safe; the first call does the dlopen,
+/// Loads the PTX assembler (nvJitLink, dlopen'ed from the CUDA toolkit:
+/// ATOLL_CUDA_PATH alone when set, else the first of CUDA_HOME, the toolkit found
+/// at configure time and /usr/local/cuda that has it). Idempotent and thread-safe; the first call does the dlopen,
 /// so a sandboxed worker calls it before it installs its seccomp filter. A
 /// CompileError naming the paths tried when no usable library is found.
 llvm::Error loadAssembler();
