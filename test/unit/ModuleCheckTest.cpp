@@ -264,3 +264,24 @@ TEST_F(CubinLoading, DiskCacheHitsLoadTheStoredCubin) {
   loadWith(Application::Origin::DiskCache);
   fs::remove_all(dir);
 }
+
+// Without a PTX assembler a runtime with a device cannot load anything (it never
+// falls back to loading PTX): a typed CompileError naming what was tried. Run by
+// its own ctest entry with ATOLL_CUDA_PATH pointing at no toolkit (the assembler is
+// looked for once per process); skipped in the normal run.
+TEST_F(CubinLoading, WithoutAnAssemblerNothingLoads) {
+  if (!std::getenv("ATOLL_TEST_NO_ASSEMBLER"))
+    GTEST_SKIP() << "run by atoll-unit-module-check-no-assembler";
+  Counts before = counts();
+  auto app = load();
+  ASSERT_FALSE(app) << "a module loaded without an assembler";
+  EXPECT_EQ(app.error().code(), ErrorCode::CompileError) << app.error().describe();
+  EXPECT_NE(app.error().message().find("no PTX assembler: libnvJitLink could not be loaded "
+                                       "from the CUDA toolkit"),
+            std::string::npos)
+      << app.error().message();
+  EXPECT_NE(app.error().detail().find("tried: "), std::string::npos) << app.error().detail();
+  Counts after = counts();
+  EXPECT_EQ(after.ptx, before.ptx) << "PTX was loaded instead";
+  EXPECT_EQ(after.cubin, before.cubin);
+}
