@@ -4,6 +4,7 @@
 // Application / Kernel classes.
 #include "RuntimeState.h"
 #include "ptx/PtxValidator.h"
+#include "cuda/ModuleCheck.h"
 #include "toolchain/Toolchain.h"
 
 #include "atoll/abi.h"
@@ -171,6 +172,8 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
     entry = disk->read(key);
     if (entry && !validatePtx(*entry))
       entry.reset(); // never trust an entry that fails validation: compile afresh
+    if (entry && hasDevice() && entry->cubin.empty())
+      entry.reset(); // written without an assembler: a device loads cubins only
     if (entry) {
       origin = Application::Origin::DiskCache;
       diskHits++;
@@ -195,6 +198,7 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
       return readyWith(named(toolchainError(compiled.takeError())));
     CompiledEntry fresh;
     fresh.ptx = std::move(compiled->ptx);
+    fresh.cubin = std::move(compiled->cubin);
     for (const toolchain::KernelSignature &sig : compiled->kernels) {
       KernelInfo k;
       k.name = sig.name;
@@ -255,28 +259,47 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
 
   if (Status s = requireDevice("load a module"); !s)
     return std::move(s).error();
+  // Cubins only: the driver never JIT-compiles PTX in the service process (its
+  // PTX assembler is a second compiler that tenant input must not reach here).
+  // The cubin was assembled from the PTX validated above.
+  if (entry.cubin.empty()) {
+    if (llvm::Error e = toolchain::loadAssembler())
+      return toolchainError(std::move(e));
+    return Error(ErrorCode::CompileError, "the module has no cubin (PTX is never loaded)");
+  }
+  if (entry.cubin.size() < 4 || entry.cubin.compare(0, 4, "\x7f" "ELF") != 0)
+    return Error(ErrorCode::CompileError, "the module's cubin is not an ELF image");
   char infoLog[8192] = {}, errorLog[8192] = {};
   CUjit_option keys[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                          CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {infoLog, reinterpret_cast<void *>(uintptr_t(sizeof infoLog)), errorLog,
                     reinterpret_cast<void *>(uintptr_t(sizeof errorLog))};
   CUmodule mod = nullptr;
-  CUresult r = api->cuModuleLoadDataEx(&mod, m->ptx.c_str(), 4, keys, values);
+  CUresult r = api->cuModuleLoadDataEx(&mod, entry.cubin.data(), 4, keys, values);
   if (r != CUDA_SUCCESS) {
     if (cuda::isStickyError(r))
-      return fail(r, "loading the PTX");
+      return fail(r, "loading the cubin");
     std::string detail = cuda::describe(*api, r);
     if (errorLog[0])
       detail += fmt::format("\n{}", errorLog);
-    if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
-      detail += fmt::format("\nhint: the driver ({}) is older than the PTX ISA LLVM chose for "
-                            "{}; set RuntimeOptions::ptxVersion (e.g. \"+ptx80\")",
-                            api->driverVersion, info.targetArch);
-    return Error(ErrorCode::JitError, "the driver refused the hardened PTX", detail);
+    if (r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE)
+      detail += fmt::format("\nhint: the cubin was assembled for {}; the device needs its own "
+                            "architecture (RuntimeOptions::targetArch)",
+                            info.targetArch);
+    return Error(ErrorCode::JitError, "the driver refused the hardened cubin", detail);
   }
+  // From here on a failure unloads the module on the reclaim thread (the destructor
+  // of m): cuModuleUnload waits for running kernels.
   m->module = mod;
   m->owner = this;
   m->unload = &unloadModule;
+  // What the driver loaded, checked from the driver's side: exactly the hardened
+  // kernels, each with the hidden parameters where the ABI puts them.
+  if (Status s = cuda::checkLoadedModule(*api, mod, m->kernels); !s) {
+    if (s.error().code() == ErrorCode::ContextLost)
+      markLost();
+    return std::move(s).error();
+  }
 
   size_t n = m->kernels.size();
   m->functions.resize(n);

@@ -1,5 +1,5 @@
-// The on-disk PTX cache. Whoever can write its directory could otherwise get
-// unhardened PTX loaded, so: the directory must be ours and writable by nobody else
+// The on-disk cache of compiled modules (PTX, cubin, signatures). Whoever can write
+// its directory could otherwise get an unhardened module loaded, so: the directory must be ours and writable by nobody else
 // (checked on the open descriptor, which every later access goes through, so a
 // renamed or replaced path does not matter); files are opened O_NOFOLLOW and must be
 // regular files of ours; new files get a random name, O_EXCL; and every entry

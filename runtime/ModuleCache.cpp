@@ -19,8 +19,9 @@ namespace Atoll::detail {
 namespace {
 
 // Format 2: the checksum became a keyed MAC (a file without the service's key is
-// never loaded).
-constexpr std::string_view kMagic = "ATOLL-PTXC 2\n";
+// never loaded). Format 3: entries carry the cubin (with its BLAKE3) after the
+// PTX; entries of older formats are ignored (a miss, then overwritten).
+constexpr std::string_view kMagic = "ATOLL-PTXC 3\n";
 constexpr unsigned kKeyFormat = 1;
 
 std::string hex(llvm::ArrayRef<uint8_t> bytes) { return llvm::toHex(bytes, /*LowerCase=*/true); }
@@ -76,6 +77,8 @@ std::string serializeBody(const CompiledEntry &e) {
   }
   out += fmt::format("ptx {}\n", e.ptx.size());
   out += e.ptx;
+  out += fmt::format("\ncubin {} {}\n", e.cubin.size(), blake3Hex(e.cubin));
+  out += e.cubin;
   return out;
 }
 
@@ -109,7 +112,11 @@ std::optional<CompiledEntry> parseBody(std::string_view body) {
     e.kernels.push_back(std::move(k));
   }
   uint64_t n;
-  if (!r.literal("ptx ") || !r.number(n) || !r.literal("\n") || !r.bytes(n, e.ptx) || !r.empty())
+  if (!r.literal("ptx ") || !r.number(n) || !r.literal("\n") || !r.bytes(n, e.ptx))
+    return std::nullopt;
+  std::string hash;
+  if (!r.literal("\ncubin ") || !r.number(n) || !r.literal(" ") || !r.bytes(64, hash) ||
+      !r.literal("\n") || !r.bytes(n, e.cubin) || !r.empty() || hash != blake3Hex(e.cubin))
     return std::nullopt;
   return e;
 }
@@ -156,7 +163,7 @@ std::array<uint8_t, 32> entryMac(std::span<const uint8_t, 32> macKey, std::strin
   llvm_blake3_hasher h;
   llvm_blake3_hasher_init_keyed(&h, macKey.data());
   // The cache key is covered too: an entry cannot be renamed to another key.
-  std::string head = fmt::format("atoll-ptxc-mac 2\nkey {}\n", key);
+  std::string head = fmt::format("atoll-ptxc-mac 3\nkey {}\n", key);
   llvm_blake3_hasher_update(&h, head.data(), head.size());
   llvm_blake3_hasher_update(&h, body.data(), body.size());
   std::array<uint8_t, 32> out;

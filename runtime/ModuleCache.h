@@ -1,4 +1,5 @@
-// The module cache: content-hash keys, the on-disk PTX cache format, the PTX check
+// The module cache: content-hash keys, the on-disk cache format (PTX, cubin and
+// signatures), the PTX check
 // that every kernel carries the hidden ABI parameters, and the in-memory LRU of
 // loaded modules. Keys are BLAKE3 (cryptographic): a tenant must not be able to
 // craft bitcode whose key collides with another tenant's module.
@@ -43,7 +44,8 @@ std::string toolchainIdentity();
 
 /// What the disk cache stores per key.
 struct CompiledEntry {
-  std::string ptx;
+  std::string ptx;   // validated before every load (ptx/PtxValidator.h)
+  std::string cubin; // assembled from ptx after validation; what the driver loads
   std::vector<KernelInfo> kernels; // signatures only
 };
 
@@ -57,7 +59,7 @@ std::string serializeEntry(std::string_view key, const CompiledEntry &entry,
 std::optional<CompiledEntry> parseEntry(std::string_view key, std::string_view bytes,
                                         std::span<const uint8_t, 32> macKey);
 
-/// The on-disk PTX cache (DiskCache.cpp): a directory owned by the service user and
+/// The on-disk cache of compiled modules (DiskCache.cpp): a directory owned by the service user and
 /// writable by nobody else, entries authenticated with a keyed BLAKE3 MAC.
 class DiskCache {
 public:

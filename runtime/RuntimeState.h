@@ -147,9 +147,11 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   PendingApplication loadApplicationAsync(std::span<const uint8_t> bitcode,
                                           const AppOptions &opts);
   Result<std::unique_ptr<Pipeline>> createPipeline(const PipelineOptions &opts);
-  /// Validates and loads the module into the context (cuModuleLoadDataEx): the one
-  /// place tenant code enters the driver. Runs on the loader thread only: the load
-  /// waits for every running kernel of the context.
+  /// Validates the PTX, loads the module's cubin into the context
+  /// (cuModuleLoadDataEx; never PTX, so no driver JIT runs here) and checks it from
+  /// the driver's side (cuda/ModuleCheck.h): the one place tenant code enters the
+  /// driver. Runs on the loader thread only: the load waits for every running
+  /// kernel of the context.
   Result<std::shared_ptr<const LoadedModule>> loadModule(const std::string &key,
                                                          CompiledEntry entry,
                                                          Clamping clamping);

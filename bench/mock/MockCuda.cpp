@@ -4,8 +4,10 @@
 // "Device" memory is host memory (so device addresses are host pointers), streams
 // complete work at once and keep a virtual clock that launches advance, and
 // cuLaunchKernel runs a C++ model of the benchmark's kernels (bench/kernels/*.cu),
-// found by the kernel name in the loaded PTX. A hardened kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters
-// than its native signature) is modelled as 3% slower, so the benchmark's whole
+// found by the kernel name in the loaded PTX or cubin (the runtime loads cubins: the
+// mock reads their ELF symbols and EIATTR_KPARAM_INFO parameter records). A hardened
+// kernel (ATOLL_HIDDEN_PARAM_COUNT more parameters than its native signature) is
+// modelled as 3% slower, so the benchmark's whole
 // pipeline of timing, ratios, checks and reports can be tested end to end. To keep
 // that fast, the heavy kernels are modelled only at the first two launches of each
 // loaded function (the output checks of native and native-arena); later launches only
@@ -42,11 +44,19 @@ struct Event {
 struct Function {
   std::string name;
   int params = 0;
+  // From a cubin's EIATTR_KPARAM_INFO (offset, size per parameter); empty for PTX.
+  std::vector<std::pair<size_t, size_t>> layout;
   std::atomic<unsigned> launches{0};
 };
 struct Module {
   std::map<std::string, std::unique_ptr<Function>> functions;
 };
+
+// Module loads by image kind (atollMockModuleLoads) and the fault the next loads
+// report (atollMockModuleFault), for the runtime's driver-side module check tests.
+std::atomic<unsigned long> g_ptxLoads{0}, g_cubinLoads{0};
+std::atomic<long> g_liveModules{0};
+std::atomic<int> g_moduleFault{0};
 struct Ctx {
   int id;
 };
@@ -556,8 +566,134 @@ CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
   return CUDA_ERROR_INVALID_VALUE;
 }
 
+// A cubin (ELF64): its entry functions (FUNC symbols with the CUDA entry flag in
+// st_other) and each one's parameters from the EIATTR_KPARAM_INFO records of its
+// .nv.info.<name> section, as ptxas wrote them. Every read is bounds-checked
+// against the ELF's own section table (the mock trusts no size it did not check).
+extern "C++" {
+namespace {
+template <class T> bool readAt(const std::string &img, size_t off, T &out) {
+  if (off > img.size() || img.size() - off < sizeof(T))
+    return false;
+  std::memcpy(&out, img.data() + off, sizeof(T));
+  return true;
+}
+
+CUresult loadCubin(const unsigned char *image, Module &mod) {
+  // The section header table ends the image; read the header first for its size.
+  std::string head(reinterpret_cast<const char *>(image), 64);
+  uint64_t shoff = 0;
+  uint16_t shentsize = 0, shnum = 0, shstrndx = 0;
+  if (head[4] != 2 || !readAt(head, 0x28, shoff) || !readAt(head, 0x3a, shentsize) ||
+      !readAt(head, 0x3c, shnum) || !readAt(head, 0x3e, shstrndx) || shentsize != 64 ||
+      shnum == 0 || shstrndx >= shnum || shoff > (1ull << 30))
+    return CUDA_ERROR_INVALID_IMAGE;
+  std::string img(reinterpret_cast<const char *>(image), shoff + uint64_t(shnum) * 64);
+  struct Sec {
+    uint32_t name, type;
+    uint64_t off, size;
+    uint32_t link;
+  };
+  std::vector<Sec> secs(shnum);
+  for (unsigned i = 0; i < shnum; ++i) {
+    size_t b = shoff + size_t(i) * 64;
+    Sec &sc = secs[i];
+    if (!readAt(img, b, sc.name) || !readAt(img, b + 4, sc.type) || !readAt(img, b + 24, sc.off) ||
+        !readAt(img, b + 32, sc.size) || !readAt(img, b + 40, sc.link) ||
+        (sc.type != 8 /*NOBITS*/ && (sc.off > img.size() || img.size() - sc.off < sc.size)))
+      return CUDA_ERROR_INVALID_IMAGE;
+  }
+  auto str = [&](const Sec &tab, uint32_t at) -> std::string {
+    if (at >= tab.size)
+      return {};
+    const char *p = img.data() + tab.off + at;
+    return std::string(p, strnlen(p, tab.size - at));
+  };
+  std::map<std::string, const Sec *> byName;
+  for (const Sec &sc : secs)
+    byName[str(secs[shstrndx], sc.name)] = &sc;
+  auto symtab = byName.find(".symtab");
+  if (symtab == byName.end() || symtab->second->link >= shnum)
+    return CUDA_ERROR_INVALID_IMAGE;
+  const Sec &sym = *symtab->second, &strtab = secs[sym.link];
+  for (uint64_t o = 0; o + 24 <= sym.size; o += 24) {
+    uint32_t nameAt = 0;
+    uint8_t info = 0, other = 0;
+    readAt(img, sym.off + o, nameAt);
+    readAt(img, sym.off + o + 4, info);
+    readAt(img, sym.off + o + 5, other);
+    if ((info & 0xf) != 2 /*STT_FUNC*/ || !(other & 0x10) /*STO_CUDA_ENTRY*/)
+      continue;
+    auto f = std::make_unique<Function>();
+    f->name = str(strtab, nameAt);
+    auto nvinfo = byName.find(".nv.info." + f->name);
+    if (nvinfo != byName.end()) {
+      const Sec &ni = *nvinfo->second;
+      std::map<uint16_t, std::pair<size_t, size_t>> params; // ordinal -> (offset, size)
+      for (uint64_t q = 0; q + 4 <= ni.size;) {
+        uint8_t fmt = 0, attr = 0;
+        uint16_t len = 0;
+        readAt(img, ni.off + q, fmt);
+        readAt(img, ni.off + q + 1, attr);
+        if (fmt != 4 /*EIFMT_SVAL: a sized payload*/) {
+          q += 4; // EIFMT_NVAL/BVAL/HVAL: two bytes of value, no payload
+          continue;
+        }
+        readAt(img, ni.off + q + 2, len);
+        if (attr == 0x17 /*EIATTR_KPARAM_INFO*/ && len >= 12 && q + 4 + 12 <= ni.size) {
+          uint16_t ordinal = 0, offset = 0;
+          uint32_t flags = 0;
+          readAt(img, ni.off + q + 8, ordinal);
+          readAt(img, ni.off + q + 10, offset);
+          readAt(img, ni.off + q + 12, flags);
+          params[ordinal] = {offset, flags >> 18};
+        }
+        q += 4 + len;
+      }
+      for (auto &[ordinal, slot] : params)
+        f->layout.push_back(slot);
+    }
+    f->params = int(f->layout.size());
+    mod.functions[f->name] = std::move(f);
+  }
+  return mod.functions.empty() ? CUDA_ERROR_INVALID_IMAGE : CUDA_SUCCESS;
+}
+} // namespace
+} // extern "C++"
+
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_option *,
                             void **) {
+  if (std::memcmp(image, "\x7f" "ELF", 4) == 0) {
+    auto mod = std::make_unique<Module>();
+    if (CUresult r = loadCubin(static_cast<const unsigned char *>(image), *mod); r != CUDA_SUCCESS)
+      return r;
+    // Faults for the driver-side check's refusal tests: what a tampered cubin
+    // would make the driver report.
+    if (int fault = g_moduleFault.load(); fault && !mod->functions.empty()) {
+      Function &first = *mod->functions.begin()->second;
+      if (fault == 1) { // an extra function
+        auto extra = std::make_unique<Function>();
+        extra->name = "atoll_mock_extra";
+        mod->functions[extra->name] = std::move(extra);
+      } else if (fault == 2 && !first.layout.empty()) { // a hidden parameter of 4 bytes
+        first.layout.back().second = 4;
+      } else if (fault == 3 && !first.layout.empty()) { // one parameter fewer
+        first.layout.pop_back();
+        first.params--;
+      } else if (fault == 4) { // one parameter more
+        size_t end = first.layout.empty() ? 0 : first.layout.back().first + 8;
+        first.layout.push_back({end, 8});
+        first.params++;
+      } else if (fault == 5 && !first.layout.empty()) { // a parameter moved
+        first.layout.back().first += 8;
+      }
+    }
+    g_cubinLoads++;
+    g_liveModules++;
+    *m = reinterpret_cast<CUmodule>(mod.release());
+    return CUDA_SUCCESS;
+  }
+  // PTX text: the benchmark's native baselines load PTX directly; the runtime never does.
   std::string ptx(static_cast<const char *>(image));
   auto mod = std::make_unique<Module>();
   for (size_t pos = ptx.find(".entry "); pos != std::string::npos;
@@ -577,11 +713,40 @@ CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_
   }
   if (mod->functions.empty())
     return CUDA_ERROR_INVALID_PTX;
+  g_ptxLoads++;
+  g_liveModules++;
   *m = reinterpret_cast<CUmodule>(mod.release());
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule m) {
   delete reinterpret_cast<Module *>(m);
+  g_liveModules--;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule m) {
+  *count = unsigned(reinterpret_cast<Module *>(m)->functions.size());
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned int n, CUmodule m) {
+  unsigned i = 0;
+  for (auto &[name, f] : reinterpret_cast<Module *>(m)->functions)
+    if (i < n)
+      fns[i++] = reinterpret_cast<CUfunction>(f.get());
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetName(const char **name, CUfunction f) {
+  *name = reinterpret_cast<Function *>(f)->name.c_str();
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetParamInfo(CUfunction fn, size_t i, size_t *offset, size_t *size) {
+  Function &f = *reinterpret_cast<Function *>(fn);
+  if (f.layout.empty() && f.params)
+    return CUDA_ERROR_NOT_SUPPORTED; // loaded from PTX: no layout known
+  if (i >= f.layout.size())
+    return CUDA_ERROR_INVALID_VALUE;
+  *offset = f.layout[i].first;
+  if (size)
+    *size = f.layout[i].second;
   return CUDA_SUCCESS;
 }
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
@@ -653,6 +818,15 @@ unsigned long atollMockWouldBlock() {
   std::lock_guard lock(g_mutex);
   return g_wouldBlock;
 }
+// Module loads so far: PTX text (*ptx) and cubins (*cubin); modules not unloaded.
+void atollMockModuleLoads(unsigned long *ptx, unsigned long *cubin, long *live) {
+  *ptx = g_ptxLoads.load();
+  *cubin = g_cubinLoads.load();
+  *live = g_liveModules.load();
+}
+// What later cubin loads report: 0 the truth, 1 an extra function, 2 a hidden
+// parameter of 4 bytes, 3 one parameter fewer, 4 one more, 5 a parameter moved.
+void atollMockModuleFault(int fault) { g_moduleFault.store(fault); }
 void atollMockSetQueueDepth(int depth) {
   std::lock_guard lock(g_mutex);
   g_queueDepth = depth;

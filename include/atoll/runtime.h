@@ -53,7 +53,8 @@ struct RuntimeOptions {
   uint64_t deviceMemoryBudget = 0;
   /// Keep freed arenas (scrubbed) for reuse; makes pipeline creation cheap.
   bool poolArenas = true;
-  /// Directory for the on-disk PTX cache (created 0700 if missing); empty = none.
+  /// Directory for the on-disk cache of compiled modules (PTX and cubin; created
+  /// 0700 if missing); empty = none.
   /// Runtime::create refuses (IoError) a directory that is a symlink, not owned by
   /// the effective user, or writable by group or others. Entries are written to a
   /// random temporary name (O_EXCL|O_NOFOLLOW) and renamed; each is authenticated

@@ -27,7 +27,7 @@ Result<const DriverApi *> loadOnce() {
   if (!api.fn)                                                                      \
     return Error(ErrorCode::NoDriver,                                               \
                  "no usable CUDA driver: libcuda.so.1 lacks " ATOLL_STR(fn),         \
-                 "the driver is older than CUDA 12");
+                 "the driver is older than CUDA 12.4");
   ATOLL_CUDA_DRIVER_FUNCTIONS(ATOLL_CUDA_LOAD)
 #undef ATOLL_CUDA_LOAD
 

@@ -28,7 +28,10 @@ namespace Atoll::cuda {
   X(cuMemRelease) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)                       \
   X(cuMemGetAllocationGranularity) X(cuModuleLoadDataEx) X(cuModuleUnload)          \
   X(cuModuleGetFunction) X(cuFuncGetAttribute) X(cuFuncSetAttribute)                \
-  X(cuLaunchKernel) X(cuPointerGetAttribute)
+  X(cuLaunchKernel) X(cuPointerGetAttribute)                                        \
+  /* the driver-side module check (CUDA 12.4+) */                                   \
+  X(cuModuleGetFunctionCount) X(cuModuleEnumerateFunctions) X(cuFuncGetName)        \
+  X(cuFuncGetParamInfo)
 
 struct DriverApi {
 #define ATOLL_CUDA_DECLARE(fn) decltype(&::fn) fn = nullptr;

@@ -241,6 +241,19 @@ Expected<CompiledModule> compileModule(Module &M, const CompileOptions &Opts) {
     if (Error E = validateEmittedPTX(*PTX, M, *Kernels))
       return E;
   CompiledModule Out;
+  // Only PTX that passed the validator (above) is ever assembled: unhardened
+  // baselines get none. Without an assembler the cubin stays empty; a runtime with
+  // a device then refuses to load.
+  if (Opts.Assemble && Opts.Harden) {
+    if (Error E = loadAssembler()) {
+      consumeError(std::move(E));
+    } else {
+      auto Cubin = assembleCubin(*PTX, Opts.GpuArch);
+      if (!Cubin)
+        return Cubin.takeError();
+      Out.cubin = std::move(*Cubin);
+    }
+  }
   Out.ptx = std::move(*PTX);
   Out.kernels = std::move(*Kernels);
   return Out;

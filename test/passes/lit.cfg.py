@@ -1,4 +1,5 @@
 # lit configuration of the AToLL pass and CLI tests.
+import glob
 import os
 
 import lit.formats
@@ -32,3 +33,6 @@ config.substitutions.append(("%cuda-path", config.cuda_path))
 
 if config.ptxas_found:
     config.available_features.add("ptxas")
+# atoll-harden --emit=cubin assembles with nvJitLink from the configured toolkit.
+if glob.glob(os.path.join(config.cuda_path, "lib64", "libnvJitLink.so*")):
+    config.available_features.add("nvjitlink")

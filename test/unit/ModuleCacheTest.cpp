@@ -52,11 +52,13 @@ CompiledEntry sampleEntry() {
   k3.name = "noparams";
   e.kernels = {k1, k2, k3};
   e.ptx = std::string("//\n.version 7.8\n.target sm_90\n") + std::string("\0binary\xff", 8);
+  e.cubin = std::string("\x7f" "ELF\x02\x01\0\n\ncubin 3 x\n", 17) + std::string(300, '\xa5');
   return e;
 }
 
 void expectSame(const CompiledEntry &a, const CompiledEntry &b) {
   EXPECT_EQ(a.ptx, b.ptx);
+  EXPECT_EQ(a.cubin, b.cubin);
   ASSERT_EQ(a.kernels.size(), b.kernels.size());
   for (size_t i = 0; i < a.kernels.size(); ++i) {
     EXPECT_EQ(a.kernels[i].name, b.kernels[i].name);
@@ -179,6 +181,48 @@ TEST(CacheEntry, AnEntryMadeWithoutTheKeyIsRejected) {
   EXPECT_FALSE(parseEntry(std::string(64, 'b'), renamed, kMacKey));
 }
 
+// Format 3 stores the cubin with its BLAKE3: an entry whose cubin does not match
+// the recorded hash is refused even under a valid MAC (a writer bug, not only an
+// attacker, must not get a wrong cubin loaded).
+TEST(CacheEntry, TheCubinMustMatchItsHash) {
+  CompiledEntry e = sampleEntry();
+  std::string key(64, 'a');
+  std::string data = serializeEntry(key, e, kMacKey);
+  size_t header = data.find("kernels ");
+  ASSERT_NE(header, std::string::npos);
+  std::string body = data.substr(header);
+  size_t at = body.find("\ncubin "); // the first: the cubin itself contains one
+  ASSERT_NE(at, std::string::npos);
+  // "\ncubin <size> <64 hex digits of BLAKE3>\n<bytes>"
+  std::string line = body.substr(at + 1, body.find('\n', at + 1) - at - 1);
+  EXPECT_EQ(line.size(), 6 + std::to_string(e.cubin.size()).size() + 1 + 64) << line;
+  EXPECT_EQ(line.find_first_not_of("0123456789abcdef", line.rfind(' ') + 1), std::string::npos)
+      << line;
+  auto hex = [](const std::array<uint8_t, 32> &m) {
+    std::string out;
+    for (uint8_t b : m)
+      out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
+    return out;
+  };
+  auto remac = [&](const std::string &b) {
+    return "ATOLL-PTXC 3\nkey " + key + "\nmac " +
+           hex(entryMac(kMacKey, key, b)) + "\n" + b;
+  };
+  ASSERT_TRUE(parseEntry(key, remac(body), kMacKey)) << "the re-MACed entry itself parses";
+  std::string badCubin = body;
+  badCubin.back() ^= 1; // the cubin's last byte: hash mismatch
+  EXPECT_FALSE(parseEntry(key, remac(badCubin), kMacKey));
+  // An entry of format 2 (no cubin section), even with a valid MAC, is ignored.
+  EXPECT_FALSE(parseEntry(key, remac(body.substr(0, at)), kMacKey));
+  std::string v2 = data;
+  v2.replace(0, 12, "ATOLL-PTXC 2");
+  EXPECT_FALSE(parseEntry(key, v2, kMacKey));
+  // An empty cubin (written by a compile-only runtime without an assembler) round-trips.
+  e.cubin.clear();
+  auto back = parseEntry(key, serializeEntry(key, e, kMacKey), kMacKey);
+  ASSERT_TRUE(back);
+  expectSame(e, *back);
+}
 
 // --- PTX entry parameters ----------------------------------------------------------
 

@@ -2,7 +2,9 @@
 //
 // atoll-harden kernels.bc                 -> kernels.hardened.ll
 // atoll-harden kernels.bc --emit=ptx      -> kernels.hardened.ptx, exactly the PTX
-//                                            the runtime would load
+//                                            the runtime compiles
+// atoll-harden kernels.bc --emit=cubin    -> kernels.hardened.cubin, that PTX
+//                                            assembled (nvJitLink): what it loads
 //
 // Exit status: 0 hardened, 1 refused by the passes (nothing written), 2 usage,
 // I/O, malformed input or a compile error (nothing written). See
@@ -47,7 +49,7 @@ constexpr int ExitHardened = 0;
 constexpr int ExitRefused = 1;
 constexpr int ExitError = 2;
 
-enum class EmitKind { LL, BC, PTX };
+enum class EmitKind { LL, BC, PTX, Cubin };
 enum class SummaryFormat { Text, JSON };
 
 cl::OptionCategory Category("atoll-harden options");
@@ -67,7 +69,10 @@ cl::opt<EmitKind> Emit(
     cl::values(clEnumValN(EmitKind::LL, "ll", "hardened module as textual IR"),
                clEnumValN(EmitKind::BC, "bc", "hardened module as bitcode"),
                clEnumValN(EmitKind::PTX, "ptx",
-                          "PTX exactly as the runtime compiles it (implies -O2)")));
+                          "PTX exactly as the runtime compiles it (implies -O2)"),
+               clEnumValN(EmitKind::Cubin, "cubin",
+                          "that PTX assembled for --gpu-arch (nvJitLink): the cubin the "
+                          "runtime loads")));
 
 cl::opt<ClampingMode> Clamping(
     "clamping-mode", cl::cat(Category), cl::init(ClampingMode::MaskBased),
@@ -129,9 +134,10 @@ std::string defaultOutputPath(StringRef Input, EmitKind Kind) {
   if (Input == "-")
     return "-";
   SmallString<256> P(Input);
-  StringRef Ext = Kind == EmitKind::BC ? "hardened.bc"
-                  : Kind == EmitKind::PTX ? "hardened.ptx"
-                                          : "hardened.ll";
+  StringRef Ext = Kind == EmitKind::BC      ? "hardened.bc"
+                  : Kind == EmitKind::PTX   ? "hardened.ptx"
+                  : Kind == EmitKind::Cubin ? "hardened.cubin"
+                                            : "hardened.ll";
   sys::path::replace_extension(P, Ext);
   return std::string(P);
 }
@@ -251,7 +257,8 @@ int main(int argc, char **argv) {
           "atoll-harden: apply the AToLL hardening passes (promote-ptx-constant-globals, "
           "atoll-mem) to an NVPTX module.\n\n"
           "  atoll-harden kernels.bc                 writes kernels.hardened.ll\n"
-          "  atoll-harden kernels.bc --emit=ptx      writes the PTX the runtime loads\n\n"
+          "  atoll-harden kernels.bc --emit=ptx      writes the PTX the runtime compiles\n"
+          "  atoll-harden kernels.bc --emit=cubin    writes the cubin the runtime loads\n\n"
           "Exit status: 0 hardened, 1 refused (diagnostics on stderr, nothing written),\n"
           "2 usage, I/O or malformed input (nothing written).\n",
           &errs()))
@@ -277,8 +284,11 @@ int main(int argc, char **argv) {
                                      : defaultOutputPath(InputFilename, Emit);
   if (OutputPath.empty())
     return usageError("empty output file name (use '-o -' for stdout)");
-  if (Emit == EmitKind::BC && OutputPath == "-" && outs().is_displayed())
-    return usageError("refusing to write bitcode to a terminal (use -o FILE or redirect)");
+  if ((Emit == EmitKind::BC || Emit == EmitKind::Cubin) && OutputPath == "-" &&
+      outs().is_displayed())
+    return usageError(Twine("refusing to write ") +
+                      (Emit == EmitKind::BC ? "bitcode" : "a cubin") +
+                      " to a terminal (use -o FILE or redirect)");
   // Analysis output goes where it does not mix with the module.
   raw_ostream &ReportOS = OutputPath == "-" ? errs() : outs();
 
@@ -306,14 +316,19 @@ int main(int argc, char **argv) {
 
   std::function<void(raw_ostream &)> Write;
   std::string PTX;
-  if (Emit == EmitKind::PTX) {
-    // The runtime's path (compile() after parsing), so the PTX is what it loads.
+  if (Emit == EmitKind::PTX || Emit == EmitKind::Cubin) {
+    // The runtime's path (compile() after parsing), so the PTX is what it compiles
+    // and the cubin what it loads: assembled only after the validator passed.
     Opts.OptLevel = Level.value_or(2);
+    Opts.Assemble = Emit == EmitKind::Cubin;
+    if (Emit == EmitKind::Cubin)
+      if (Error E = tc::loadAssembler())
+        return reportFailure(std::move(E), InputName);
     auto Out = tc::compileModule(**M, Opts);
     printReport(Report, ReportOS);
     if (!Out)
       return reportFailure(Out.takeError(), InputName);
-    PTX = std::move(Out->ptx);
+    PTX = Emit == EmitKind::Cubin ? std::move(Out->cubin) : std::move(Out->ptx);
     Write = [&](raw_ostream &OS) { OS << PTX; };
   } else {
     if (Level) {
