@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
-# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck demo
+# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck
+#        memcheck-tests demo
+# ATOLL_REQUIRE_GPU=1: a GPU test that would skip fails instead (test/support/GpuGate.h).
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
 logs="${OUT:-/tmp/atoll-gpu-logs}"; mkdir -p "$logs"
@@ -20,6 +22,19 @@ for s in "$@"; do case "$s" in
   hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
   attacks) TAIL=40 step attacks 300 "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json" ;;
   bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
-  memcheck) TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
+  memcheck) echo "== memcheck: the controls and contained attacks that end by themselves (--memcheck-safe: timeout and never-ending attacks, timed by the watchdog, and refused ones, which launch nothing, left out)"
+    TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
+  memcheck-tests)
+    # The GPU tests under memcheck, all but the timing-sensitive ones (named
+    # *TimingSensitive*; memcheck slows them past their bounds) and the context-loss
+    # test (it faults the context on purpose). Says which, by name.
+    for t in runtime isolation preemption host-stall; do
+      bin="$bundle/tests/atoll-gpu-$t"
+      excluded="$("$bin" --gtest_list_tests --gtest_filter='*TimingSensitive*' |
+        awk '/^[^ ]/ {s=$1} /^  / {printf "%s%s%s", sep, s, $1; sep=" "}')"
+      echo "== memcheck-$t: timing-sensitive tests left out: ${excluded:-none}"
+      TAIL=4 step "memcheck-$t" 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" --gtest_brief=1 --gtest_filter=-*TimingSensitive*
+    done
+    echo "== memcheck-tests: atoll-gpu-context-loss left out (it faults the context on purpose)" ;;
   demo) TAIL=12 step demo 60 "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels" ;;
 esac; done

@@ -728,18 +728,18 @@ void runOverhead(Context &ctx) {
     k["name"] = c.name;
     k["description"] = c.description;
     k["grid"] = Json::array();
-    k["grid"].push(c.grid.x);
-    k["grid"].push(c.grid.y);
-    k["grid"].push(c.grid.z);
+    k["grid"].push_back(c.grid.x);
+    k["grid"].push_back(c.grid.y);
+    k["grid"].push_back(c.grid.z);
     k["block"] = Json::array();
-    k["block"].push(c.block.x);
-    k["block"].push(c.block.y);
-    k["block"].push(c.block.z);
+    k["block"].push_back(c.block.x);
+    k["block"].push_back(c.block.y);
+    k["block"].push_back(c.block.z);
     k["check_mode"] = c.check;
     if (budget.spent()) {
       res.error("overhead", "time budget spent: skipped " + c.name);
       k["skipped"] = "time budget spent";
-      out["kernels"].push(std::move(k));
+      out["kernels"].push_back(std::move(k));
       continue;
     }
     std::vector<CUdeviceptr> nat(c.bufs.size(), 0);
@@ -1089,8 +1089,7 @@ void runOverhead(Context &ctx) {
       bool allOk = true;
       for (size_t vi = 1; vi < variants.size(); ++vi)
         allOk &= !variants[vi].available || checks[vi] == "identical";
-      const Json *refj = k.find("reference");
-      bool refOk = refj && refj->string() == "ok";
+      bool refOk = k.contains("reference") && k["reference"] == "ok";
       log("%-15s %4d %10.4f | %8s %8s | %8s %8s | %9s | %s%s", c.name.c_str(), R,
           nativeMedian / R, ratioOf("mask").c_str(), ratioOf("modulo").c_str(),
           ratioOf("mask-raw").c_str(), ratioOf("modulo-raw").c_str(),
@@ -1105,7 +1104,7 @@ void runOverhead(Context &ctx) {
     variants.clear(); // unload the raw modules before the buffers go
     freeAll();
     k["seconds"] = secondsSince(caseStart);
-    out["kernels"].push(std::move(k));
+    out["kernels"].push_back(std::move(k));
     res.write(opts.outDir);
   }
 
@@ -1235,11 +1234,15 @@ void runOverhead(Context &ctx) {
       res.headline(buf);
     }
   }
+  auto geomeanOf = [&](const char *variant) {
+    const Json *g = sum.contains(variant) ? &sum[variant]["geomean"] : nullptr;
+    return g && g->is_number() ? g->get<double>() : double(NAN);
+  };
   log("geomean: mask %s, modulo %s, mask-raw %s, modulo-raw %s",
-      fmtRatio(sum.find("mask") ? sum["mask"]["geomean"].number() : NAN).c_str(),
-      fmtRatio(sum.find("modulo") ? sum["modulo"]["geomean"].number() : NAN).c_str(),
-      fmtRatio(sum.find("mask-raw") ? sum["mask-raw"]["geomean"].number() : NAN).c_str(),
-      fmtRatio(sum.find("modulo-raw") ? sum["modulo-raw"]["geomean"].number() : NAN).c_str());
+      fmtRatio(geomeanOf("mask")).c_str(),
+      fmtRatio(geomeanOf("modulo")).c_str(),
+      fmtRatio(geomeanOf("mask-raw")).c_str(),
+      fmtRatio(geomeanOf("modulo-raw")).c_str());
 }
 
 } // namespace atoll_bench
