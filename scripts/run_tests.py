@@ -37,6 +37,8 @@ def junit_cases(path):
                 if line.endswith(": Skipped") and i + 1 < len(lines):
                     message = lines[i + 1]
                     break
+                if line.startswith("[  SKIPPED ] ") and not message.startswith("["):
+                    message = line  # atoll-attacks --gpu states its reason on this line
         if suite == name:
             suite = ""
         cases.append((suite, name, status, message.strip()))

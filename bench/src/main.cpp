@@ -75,7 +75,7 @@ int parseArgs(int argc, char **argv, Options &o) {
   app.add_option("--time-limit", timeLimit,
                  "watchdog: write what was measured and exit 3 after this many seconds "
                  "(default 420, quick 150)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 86400));
   app.add_flag("--tenant-process", o.tenantProcess)->group("");
   app.add_option("--launches", o.tenantLaunches)->group("");
   app.add_option("--batch", o.tenantBatch)->group("");
