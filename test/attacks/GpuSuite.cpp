@@ -2,6 +2,12 @@
 // GpuSuite.h for the layout and the checks after every attack).
 #include "GpuSuite.h"
 
+// GCC 12 reports std::optional<AttackerPipe> (runAttack's `prev`) as maybe used
+// uninitialised: its known false positive for optionals (GCC PR 80635).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 namespace AtollAttacks::gpu {
 
 LoadedApp &Suite::load(const std::string &module, Clamping c, unsigned opt) {
