@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
-# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck
-#        memcheck-tests demo
-# ATOLL_REQUIRE_GPU=1: a GPU test that would skip fails instead (test/support/GpuGate.h).
+# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck demo
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
 logs="${OUT:-/tmp/atoll-gpu-logs}"; mkdir -p "$logs"
 build_dir="$(cat "$bundle/BUILD_DIR")"
 [ -e "$build_dir" ] || { mkdir -p "$(dirname "$build_dir")"; ln -s "$bundle" "$build_dir"; }
 export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# A GPU test that would skip fails instead (test/support/GpuGate.h). Also the step
+# memcheck-tests: the GPU tests under memcheck but the timing-sensitive ones.
 export ATOLL_REQUIRE_GPU=1
 step() { # name limit command...
   local name="$1" limit="$2"; shift 2
@@ -22,8 +22,8 @@ for s in "$@"; do case "$s" in
   hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
   attacks) TAIL=40 step attacks 300 "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json" ;;
   bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
-  memcheck) echo "== memcheck: the controls and contained attacks that end by themselves (--memcheck-safe: timeout and never-ending attacks, timed by the watchdog, and refused ones, which launch nothing, left out)"
-    TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
+  memcheck) TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
+  demo) TAIL=12 step demo 60 "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels" ;;
   memcheck-tests)
     # The GPU tests under memcheck, all but the timing-sensitive ones (named
     # *TimingSensitive*; memcheck slows them past their bounds) and the context-loss
@@ -36,5 +36,4 @@ for s in "$@"; do case "$s" in
       TAIL=4 step "memcheck-$t" 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" --gtest_brief=1 --gtest_filter=-*TimingSensitive*
     done
     echo "== memcheck-tests: atoll-gpu-context-loss left out (it faults the context on purpose)" ;;
-  demo) TAIL=12 step demo 60 "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels" ;;
 esac; done
