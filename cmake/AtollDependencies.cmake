@@ -45,6 +45,17 @@ if(NOT fmt_FOUND)
   atoll_missing("fmt" "libfmt-dev")
 endif()
 
+# Header-only, for the tools, the benchmarks and the tests (never in the installed
+# library's interface): JSON results files and command lines.
+find_package(nlohmann_json 3 CONFIG QUIET)
+if(NOT nlohmann_json_FOUND)
+  atoll_missing("nlohmann-json" "nlohmann-json3-dev")
+endif()
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  atoll_missing("CLI11" "libcli11-dev")
+endif()
+
 if(ATOLL_BUILD_TESTS)
   find_package(GTest QUIET)
   if(NOT GTest_FOUND)

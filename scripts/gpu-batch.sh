@@ -8,6 +8,8 @@ logs="${OUT:-/tmp/atoll-gpu-logs}"; mkdir -p "$logs"
 build_dir="$(cat "$bundle/BUILD_DIR")"
 [ -e "$build_dir" ] || { mkdir -p "$(dirname "$build_dir")"; ln -s "$bundle" "$build_dir"; }
 export LD_LIBRARY_PATH="$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# A GPU test that would skip fails instead (test/support/GpuGate.h). Also the step
+# memcheck-tests: the GPU tests under memcheck but the timing-sensitive ones.
 export ATOLL_REQUIRE_GPU=1
 step() { # name limit command...
   local name="$1" limit="$2"; shift 2
@@ -22,4 +24,16 @@ for s in "$@"; do case "$s" in
   bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
   memcheck) TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
   demo) TAIL=12 step demo 60 "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels" ;;
+  memcheck-tests)
+    # The GPU tests under memcheck, all but the timing-sensitive ones (named
+    # *TimingSensitive*; memcheck slows them past their bounds) and the context-loss
+    # test (it faults the context on purpose). Says which, by name.
+    for t in runtime isolation preemption host-stall; do
+      bin="$bundle/tests/atoll-gpu-$t"
+      excluded="$("$bin" --gtest_list_tests --gtest_filter='*TimingSensitive*' |
+        awk '/^[^ ]/ {s=$1} /^  / {printf "%s%s%s", sep, s, $1; sep=" "}')"
+      echo "== memcheck-$t: timing-sensitive tests left out: ${excluded:-none}"
+      TAIL=4 step "memcheck-$t" 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$bin" --gtest_brief=1 --gtest_filter=-*TimingSensitive*
+    done
+    echo "== memcheck-tests: atoll-gpu-context-loss left out (it faults the context on purpose)" ;;
 esac; done

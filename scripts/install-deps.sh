@@ -4,6 +4,7 @@
 set -euo pipefail
 
 packages=(
+  nlohmann-json3-dev libcli11-dev
   cmake ninja-build g++ make python3
   llvm-22-dev llvm-22-tools clang-22 libzstd-dev zlib1g-dev libedit-dev libxml2-dev
   libfmt-dev libgtest-dev

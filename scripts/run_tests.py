@@ -27,14 +27,18 @@ def junit_cases(path):
                 status, message = "failed", (child.get("message") or child.text or "")
             elif child.tag == "skipped":
                 status, message = "skipped", (child.get("message") or child.text or "")
-        if status == "skipped" and message in ("", "SKIP_REGULAR_EXPRESSION_MATCHED"):
-            # GoogleTest prints the GTEST_SKIP() reason on the line after "Skipped".
+        if status == "skipped" and (message in ("", "SKIP_REGULAR_EXPRESSION_MATCHED")
+                                    or message.startswith("SKIP_RETURN_CODE")):
+            # A skip is exit status 77 (never an output pattern); GoogleTest prints the
+            # GTEST_SKIP() reason on the line after "Skipped".
             out = case.find("system-out")
             lines = out.text.splitlines() if out is not None and out.text else []
             for i, line in enumerate(lines):
                 if line.endswith(": Skipped") and i + 1 < len(lines):
                     message = lines[i + 1]
                     break
+                if line.startswith("[  SKIPPED ] ") and not message.startswith("["):
+                    message = line  # atoll-attacks --gpu states its reason on this line
         if suite == name:
             suite = ""
         cases.append((suite, name, status, message.strip()))

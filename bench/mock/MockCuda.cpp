@@ -16,6 +16,8 @@
 
 #include "atoll/abi.h"
 
+#include "../src/Reference.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -33,6 +35,8 @@
 #include <sys/mman.h>
 
 namespace {
+
+namespace ref = atoll_bench::ref;
 
 struct Stream {
   double t = 0;     // ms of virtual GPU time
@@ -120,22 +124,6 @@ const std::map<std::string, int> kNativeParams = {
     {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
     {"spin_register", 2}, {"spin_memory", 1}};
 
-void gemm(const float *A, const float *B, float *C, int n) {
-  // One output at a time, k ascending: the order of the GPU kernels.
-  std::vector<float> col(static_cast<size_t>(n));
-  for (int j = 0; j < n; ++j) {
-    for (int k = 0; k < n; ++k)
-      col[size_t(k)] = B[size_t(k) * n + j];
-    for (int i = 0; i < n; ++i) {
-      float acc = 0;
-      const float *a = A + size_t(i) * n;
-      for (int k = 0; k < n; ++k)
-        acc += a[k] * col[size_t(k)];
-      C[size_t(i) * n + j] = acc;
-    }
-  }
-}
-
 /// Runs the model of kernel `f`; returns its virtual duration in ms.
 double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
   const std::string &n = f.name;
@@ -177,29 +165,20 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
     const float *in = ptr<float>(p, 0);
     float *o = ptr<float>(p, 1);
     int nx = arg<int>(p, 2), ny = arg<int>(p, 3);
-    for (int y = 0; y < ny; ++y)
-      for (int x = 0; x < nx; ++x) {
-        size_t i = size_t(y) * nx + x;
-        o[i] = (x == 0 || y == 0 || x == nx - 1 || y == ny - 1)
-                   ? in[i]
-                   : 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx]);
-      }
+    for (size_t i = 0; i < size_t(nx) * size_t(ny); ++i)
+      o[i] = ref::stencil2d<float>(in, nx, ny, i);
   } else if (n == "stencil3d") {
     const float *in = ptr<float>(p, 0);
     float *o = ptr<float>(p, 1);
     int nx = arg<int>(p, 2), ny = arg<int>(p, 3), nz = arg<int>(p, 4);
-    size_t plane = size_t(nx) * ny;
-    for (int z = 0; z < nz; ++z)
-      for (int y = 0; y < ny; ++y)
-        for (int x = 0; x < nx; ++x) {
-          size_t i = z * plane + size_t(y) * nx + x;
-          o[i] = (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1)
-                     ? in[i]
-                     : (1.0f / 7.0f) * (in[i] + in[i - 1] + in[i + 1] + in[i - nx] + in[i + nx] +
-                                        in[i - plane] + in[i + plane]);
-        }
+    for (size_t i = 0; i < size_t(nx) * size_t(ny) * size_t(nz); ++i)
+      o[i] = ref::stencil3d<float>(in, nx, ny, nz, i);
   } else if (n == "gemm_tiled" || n == "gemm_naive") {
-    gemm(ptr<float>(p, 0), ptr<float>(p, 1), ptr<float>(p, 2), arg<int>(p, 3));
+    const int dim = arg<int>(p, 3);
+    float *C = ptr<float>(p, 2);
+    for (size_t r = 0; r < size_t(dim); ++r)
+      for (size_t c = 0; c < size_t(dim); ++c)
+        C[r * size_t(dim) + c] = ref::gemm<float>(ptr<float>(p, 0), ptr<float>(p, 1), dim, r, c);
   } else if (n == "reduce_atomic") {
     const uint32_t *in = ptr<uint32_t>(p, 0);
     uint64_t s = 0;
@@ -228,30 +207,14 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
     const uint32_t *keys = ptr<uint32_t>(p, 0);
     const float *vals = ptr<float>(p, 1);
     float *o = ptr<float>(p, 2);
-    for (int i = 0; i < arg<int>(p, 3); ++i) {
-      float buf[32];
-      for (int k = 0; k < 32; ++k)
-        buf[k] = vals[i] * float(k + 1);
-      uint32_t state = keys[i];
-      float acc = 0;
-      for (uint32_t r = 0; r < 64; ++r) {
-        state = state * 1664525u + 1013904223u;
-        uint32_t idx = (state >> 16) & 31u;
-        acc += buf[idx];
-        buf[(idx + r) & 31u] = acc * 0.5f;
-      }
-      o[i] = acc;
-    }
+    for (int i = 0; i < arg<int>(p, 3); ++i)
+      o[i] = ref::localArray(keys[i], vals[i]);
   } else if (n == "const_table") {
     const float *in = ptr<float>(p, 0);
     const uint32_t *keys = ptr<uint32_t>(p, 1);
     float *o = ptr<float>(p, 2);
-    for (int i = 0; i < arg<int>(p, 3); ++i) {
-      float acc = 0;
-      for (int k = 0; k < 32; ++k)
-        acc += float(k % 7 + 1) * 0.03125f * in[i + k];
-      o[i] = acc + (float((keys[i] & 255u) % 17) * 0.25f - 2.0f);
-    }
+    for (int i = 0; i < arg<int>(p, 3); ++i)
+      o[i] = ref::constTable<float>(in, keys, size_t(i));
   } else if (n == "vec4") {
     const float *a = ptr<float>(p, 0), *b = ptr<float>(p, 1);
     float *o = ptr<float>(p, 2);
@@ -261,26 +224,14 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
   } else if (n == "libdevice_math") {
     const float *in = ptr<float>(p, 0);
     float *o = ptr<float>(p, 1);
-    for (int i = 0; i < arg<int>(p, 2); ++i) {
-      float v = in[i], acc = 0;
-      for (int k = 0; k < 8; ++k) {
-        acc += sinf(v) * expf(-0.5f * v) + logf(1.0f + v * v);
-        v = v * 1.1f + 0.3f;
-      }
-      o[i] = acc;
-    }
+    for (int i = 0; i < arg<int>(p, 2); ++i)
+      o[i] = ref::libdeviceMath<float>(in[i]);
   } else if (n == "pointer_chase") {
     const int32_t *nodes = ptr<int32_t>(p, 0), *start = ptr<int32_t>(p, 1);
     int32_t *o = ptr<int32_t>(p, 2);
     int hops = arg<int>(p, 3);
-    for (int i = 0; i < arg<int>(p, 4); ++i) {
-      int32_t q = start[i], sum = 0;
-      for (int h = 0; h < hops; ++h) {
-        sum += nodes[2 * q + 1];
-        q = nodes[2 * q];
-      }
-      o[i] = sum ^ q;
-    }
+    for (int i = 0; i < arg<int>(p, 4); ++i)
+      o[i] = ref::pointerChase(nodes, start[i], hops);
   }
   return 0.2;
 }

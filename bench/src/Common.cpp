@@ -126,7 +126,7 @@ void Results::rowText(const std::string &section, const std::string &item,
 void Results::headline(const std::string &line) {
   std::lock_guard lock(mutex);
   headlines.push_back(line);
-  root["headlines"].push(line);
+  root["headlines"].push_back(line);
 }
 
 void Results::error(const std::string &section, const std::string &message) {
@@ -135,7 +135,7 @@ void Results::error(const std::string &section, const std::string &message) {
   Json e = Json::object();
   e["section"] = section;
   e["message"] = message;
-  root["errors"].push(std::move(e));
+  root["errors"].push_back(std::move(e));
   std::fprintf(stdout, "ERROR [%s]: %s\n", section.c_str(), message.c_str());
   std::fflush(stdout);
 }
@@ -146,7 +146,7 @@ void Results::checkFailed(const std::string &section, const std::string &message
   Json e = Json::object();
   e["section"] = section;
   e["message"] = message;
-  root["check_failures"].push(std::move(e));
+  root["check_failures"].push_back(std::move(e));
   std::fprintf(stdout, "CHECK FAILED [%s]: %s\n", section.c_str(), message.c_str());
   std::fflush(stdout);
 }
@@ -174,7 +174,7 @@ void Results::write(const std::string &dir) {
       std::fprintf(stderr, "atoll-bench: cannot write %s: %s\n", path.c_str(),
                    ec.message().c_str());
   };
-  put("results.json", root.dump(2));
+  put("results.json", dumpJson(root));
   std::string csv = "section,item,variant,metric,value,unit\n";
   for (const auto &r : rows_) {
     for (size_t i = 0; i < r.size(); ++i) {

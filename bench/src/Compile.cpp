@@ -242,7 +242,7 @@ void runCompile(Context &ctx) {
       k["error"] = e.what();
       res.error("compile", e.what());
     }
-    out["kernels"].push(std::move(k));
+    out["kernels"].push_back(std::move(k));
   }
 
   Json &s = out["summary"];

@@ -104,7 +104,7 @@ Json aggregateJson(const Aggregate &a, const std::vector<TenantResult> &rs) {
       t["p99_us"] = r.p99Us;
       t["max_us"] = r.maxUs;
     }
-    per.push(std::move(t));
+    per.push_back(std::move(t));
   }
   j["per_tenant"] = std::move(per);
   if (!a.error.empty())
@@ -529,7 +529,7 @@ void runMultiTenant(Context &ctx) {
     res.row("multitenant", item, "processes", "kernels_per_s", p.kernelsPerSec, "1/s");
     res.row("multitenant", item, "processes", "p99_us_median_of_tenants", p.p99Median, "us");
     res.row("multitenant", item, "processes", "p99_us_max_of_tenants", p.p99Max, "us");
-    out["results"].push(std::move(row));
+    out["results"].push_back(std::move(row));
     if (n == 16) {
       atoll16 = a.kernelsPerSec;
       procs16 = p.kernelsPerSec;

@@ -23,8 +23,10 @@
 // at least ~1-2 ms; variants are interleaved run by run (cancels clock drift); the
 // median of >= 20 runs per variant is reported, and the ratio variant/native.
 // Outputs are checked bitwise against native (every kernel is deterministic: the
-// atomics kernels accumulate integers), and native against a CPU reference.
+// atomics kernels accumulate integers), and native against a CPU reference. The
+// kernels, their inputs and references are the table in OverheadCases.cpp.
 #include "Bench.h"
+#include "OverheadCases.h"
 
 #include <algorithm>
 #include <cmath>
@@ -42,497 +44,6 @@ namespace {
 using Atoll::Clamping;
 using Atoll::Dim3;
 
-enum class Elem { F32, U32, I32, U64, Node };
-
-struct BufSpec {
-  std::string name;
-  size_t bytes = 0;
-  bool output = false;
-  Elem elem = Elem::F32;
-  std::function<void(uint8_t *, size_t)> init; // inputs
-};
-
-struct ArgSpec {
-  enum Kind { Buf, I32, I64, F32 } kind = I32;
-  int buf = -1;
-  int64_t i = 0;
-  float f = 0;
-  static ArgSpec b(int index) { return {Buf, index, 0, 0}; }
-  static ArgSpec i32(int32_t v) { return {I32, -1, v, 0}; }
-  static ArgSpec i64(int64_t v) { return {I64, -1, v, 0}; }
-  static ArgSpec f32(float v) { return {F32, -1, 0, v}; }
-};
-
-using HostBuffers = std::vector<std::vector<uint8_t>>;
-
-struct Case {
-  std::string name;
-  std::string description;
-  std::vector<BufSpec> bufs;
-  std::vector<ArgSpec> args;
-  Dim3 grid, block;
-  std::string check = "bitwise";
-  /// Checks the native outputs (host[i] of output buffers) against a CPU
-  /// reference on the inputs; "" when they agree.
-  std::function<std::string(const HostBuffers &)> reference;
-};
-
-Case named(std::string name, std::string description) {
-  Case c;
-  c.name = std::move(name);
-  c.description = std::move(description);
-  return c;
-}
-
-// --- inputs --------------------------------------------------------------------------
-
-std::function<void(uint8_t *, size_t)> floats(uint64_t seed, float lo, float hi) {
-  return [=](uint8_t *p, size_t bytes) {
-    Rng r(seed);
-    float *f = reinterpret_cast<float *>(p);
-    for (size_t i = 0; i < bytes / 4; ++i)
-      f[i] = r.uniform(lo, hi);
-  };
-}
-std::function<void(uint8_t *, size_t)> words(uint64_t seed, uint32_t mask) {
-  return [=](uint8_t *p, size_t bytes) {
-    Rng r(seed);
-    uint32_t *w = reinterpret_cast<uint32_t *>(p);
-    for (size_t i = 0; i < bytes / 4; ++i)
-      w[i] = r.u32() & mask;
-  };
-}
-std::function<void(uint8_t *, size_t)> indicesBelow(uint64_t seed, uint32_t n) {
-  return [=](uint8_t *p, size_t bytes) {
-    Rng r(seed);
-    int32_t *w = reinterpret_cast<int32_t *>(p);
-    for (size_t i = 0; i < bytes / 4; ++i)
-      w[i] = int32_t(r.below(n));
-  };
-}
-std::function<void(uint8_t *, size_t)> permutation(uint64_t seed) {
-  return [=](uint8_t *p, size_t bytes) {
-    Rng r(seed);
-    int32_t *w = reinterpret_cast<int32_t *>(p);
-    size_t n = bytes / 4;
-    std::iota(w, w + n, 0);
-    for (size_t i = n - 1; i > 0; --i)
-      std::swap(w[i], w[r.below(i + 1)]);
-  };
-}
-
-template <typename T> const T *as(const std::vector<uint8_t> &v) {
-  return reinterpret_cast<const T *>(v.data());
-}
-
-/// Sample positions for reference checks.
-std::vector<size_t> samples(size_t n, size_t count = 256, uint64_t seed = 99) {
-  std::vector<size_t> s;
-  Rng r(seed);
-  s.push_back(0);
-  s.push_back(n - 1);
-  for (size_t i = 0; i < count; ++i)
-    s.push_back(r.below(n));
-  return s;
-}
-
-std::string mismatch(const std::string &what, size_t index, double got, double want) {
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "%s[%zu] = %.9g, reference %.9g", what.c_str(), index, got, want);
-  return buf;
-}
-
-bool close(double got, double want, double tol) {
-  return std::fabs(got - want) <= tol * (1.0 + std::fabs(want));
-}
-
-// --- the kernels ------------------------------------------------------------------------
-
-std::vector<Case> makeCases(bool quick, bool tiny) {
-  std::vector<Case> cases;
-  // Element counts shrink 4x in quick mode (64x in the test-only tiny mode). The
-  // full sizes make every native launch take about 1 ms on an H200 where the
-  // arena allows (every case fits in 3 GiB, so the shared arena stays a 4 GiB
-  // mask-capable one); up(m) scales a case up by m except in the tiny mode, whose
-  // sizes the mock driver computes on the host.
-  const int q = tiny ? 64 : quick ? 4 : 1;
-  const int gemmN = tiny ? 256 : quick ? 1024 : 2048;
-  auto up = [tiny](int m) { return tiny ? 1 : m; };
-
-  { // vadd
-    int n = (32 << 20) / q * up(8);
-    Case c = named("vadd", "c = a + b (streaming)");
-    c.bufs = {{"a", size_t(n) * 4, false, Elem::F32, floats(1, -1, 1)},
-              {"b", size_t(n) * 4, false, Elem::F32, floats(2, -1, 1)},
-              {"c", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 256));
-    c.block = Dim3(256);
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const float *a = as<float>(h[0]), *b = as<float>(h[1]), *o = as<float>(h[2]);
-      for (int i = 0; i < n; ++i)
-        if (o[i] != a[i] + b[i])
-          return mismatch("c", size_t(i), o[i], double(a[i] + b[i]));
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // saxpy
-    int n = (32 << 20) / q * up(8);
-    Case c = named("saxpy", "out = a*x + y (grid-stride loop, __restrict__)");
-    c.bufs = {{"x", size_t(n) * 4, false, Elem::F32, floats(3, -1, 1)},
-              {"y", size_t(n) * 4, false, Elem::F32, floats(4, -1, 1)},
-              {"out", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::f32(2.5f), ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(n)};
-    c.grid = Dim3(2048);
-    c.block = Dim3(256);
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const float *x = as<float>(h[0]), *y = as<float>(h[1]), *o = as<float>(h[2]);
-      for (size_t i : samples(size_t(n))) {
-        double want = 2.5 * double(x[i]) + double(y[i]);
-        if (!close(o[i], want, 1e-5))
-          return mismatch("out", i, o[i], want);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // copy
-    long long n = (64ll << 20) / q * up(5);
-    Case c = named("copy", "dst = src (64-bit index)");
-    c.bufs = {{"src", size_t(n) * 4, false, Elem::F32, floats(5, -1, 1)},
-              {"dst", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i64(n)};
-    c.grid = Dim3(uint32_t(n / 256));
-    c.block = Dim3(256);
-    c.reference = [](const HostBuffers &h) -> std::string {
-      if (std::memcmp(h[0].data(), h[1].data(), h[0].size()) != 0)
-        return "dst differs from src";
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // stencil2d
-    int nx = 8192, ny = 4096 / q * up(8);
-    Case c = named("stencil2d", "5-point Jacobi step, 8192 x " + std::to_string(ny));
-    size_t bytes = size_t(nx) * ny * 4;
-    c.bufs = {{"in", bytes, false, Elem::F32, floats(6, -1, 1)},
-              {"out", bytes, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i32(nx), ArgSpec::i32(ny)};
-    c.grid = Dim3(uint32_t(nx / 32), uint32_t(ny / 8));
-    c.block = Dim3(32, 8);
-    c.reference = [nx, ny](const HostBuffers &h) -> std::string {
-      const float *in = as<float>(h[0]), *o = as<float>(h[1]);
-      for (size_t s : samples(size_t(nx) * ny)) {
-        size_t x = s % nx, y = s / nx;
-        double want = in[s];
-        if (x > 0 && y > 0 && x + 1 < size_t(nx) && y + 1 < size_t(ny))
-          want = 0.2 * (double(in[s]) + in[s - 1] + in[s + 1] + in[s - nx] + in[s + nx]);
-        if (!close(o[s], want, 1e-5))
-          return mismatch("out", s, o[s], want);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // stencil3d
-    int nx = 512, ny = 512, nz = 128 / q * up(10);
-    Case c = named("stencil3d", "7-point stencil, 512 x 512 x " + std::to_string(nz));
-    size_t bytes = size_t(nx) * ny * nz * 4;
-    c.bufs = {{"in", bytes, false, Elem::F32, floats(7, -1, 1)},
-              {"out", bytes, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i32(nx), ArgSpec::i32(ny), ArgSpec::i32(nz)};
-    c.grid = Dim3(uint32_t(nx / 32), uint32_t(ny / 8));
-    c.block = Dim3(32, 8);
-    c.reference = [nx, ny, nz](const HostBuffers &h) -> std::string {
-      const float *in = as<float>(h[0]), *o = as<float>(h[1]);
-      const size_t plane = size_t(nx) * ny;
-      for (size_t s : samples(plane * nz)) {
-        size_t x = s % nx, y = (s / nx) % ny, z = s / plane;
-        double want = in[s];
-        if (x > 0 && y > 0 && z > 0 && x + 1 < size_t(nx) && y + 1 < size_t(ny) &&
-            z + 1 < size_t(nz))
-          want = (1.0 / 7.0) * (double(in[s]) + in[s - 1] + in[s + 1] + in[s - nx] + in[s + nx] +
-                                in[s - plane] + in[s + plane]);
-        if (!close(o[s], want, 1e-5))
-          return mismatch("out", s, o[s], want);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  auto gemmReference = [](int n) {
-    return [n](const HostBuffers &h) -> std::string {
-      const float *A = as<float>(h[0]), *B = as<float>(h[1]), *C = as<float>(h[2]);
-      for (size_t s : samples(size_t(n) * n, 48)) {
-        size_t row = s / n, col = s % n;
-        double want = 0, mag = 0;
-        for (int k = 0; k < n; ++k) {
-          double t = double(A[row * n + k]) * B[size_t(k) * n + col];
-          want += t;
-          mag += std::fabs(t);
-        }
-        if (std::fabs(C[s] - want) > 1e-4 * mag + 1e-5)
-          return mismatch("C", s, C[s], want);
-      }
-      return "";
-    };
-  };
-  { // gemm_tiled
-    int n = gemmN;
-    Case c = named("gemm_tiled", "SGEMM " + std::to_string(n) + "^3, 16x16 shared-memory tiles");
-    size_t bytes = size_t(n) * n * 4;
-    c.bufs = {{"A", bytes, false, Elem::F32, floats(8, -1, 1)},
-              {"B", bytes, false, Elem::F32, floats(9, -1, 1)},
-              {"C", bytes, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 16), uint32_t(n / 16));
-    c.block = Dim3(16, 16);
-    c.reference = gemmReference(n);
-    cases.push_back(std::move(c));
-  }
-  { // gemm_naive
-    int n = gemmN;
-    Case c = named("gemm_naive", "SGEMM " + std::to_string(n) + "^3, one thread per output");
-    size_t bytes = size_t(n) * n * 4;
-    c.bufs = {{"A", bytes, false, Elem::F32, floats(10, -1, 1)},
-              {"B", bytes, false, Elem::F32, floats(11, -1, 1)},
-              {"C", bytes, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 16), uint32_t(n / 16));
-    c.block = Dim3(16, 16);
-    c.reference = gemmReference(n);
-    cases.push_back(std::move(c));
-  }
-  { // reduce_atomic
-    int n = (64 << 20) / q * up(8);
-    Case c = named("reduce_atomic", "sum of u32: shared-memory tree + one 64-bit atomicAdd per block");
-    c.bufs = {{"in", size_t(n) * 4, false, Elem::U32, words(12, 0xffff)},
-              {"sum", 8, true, Elem::U64, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i32(n)};
-    c.grid = Dim3(2048);
-    c.block = Dim3(256);
-    c.check = "bitwise (integer atomics: order-independent)";
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const uint32_t *in = as<uint32_t>(h[0]);
-      uint64_t want = 0;
-      for (int i = 0; i < n; ++i)
-        want += in[i];
-      uint64_t got = *as<uint64_t>(h[1]);
-      if (got != want)
-        return mismatch("sum", 0, double(got), double(want));
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // histogram
-    int n = (64 << 20) / q * up(8);
-    Case c = named("histogram", "256-bin histogram: shared atomics, merged with global atomics");
-    c.bufs = {{"in", size_t(n) * 4, false, Elem::U32, words(13, 0xffffffffu)},
-              {"bins", 256 * 4, true, Elem::U32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i32(n)};
-    c.grid = Dim3(2048);
-    c.block = Dim3(256);
-    c.check = "bitwise (integer atomics: order-independent)";
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const uint32_t *in = as<uint32_t>(h[0]), *bins = as<uint32_t>(h[1]);
-      std::vector<uint32_t> want(256, 0);
-      for (int i = 0; i < n; ++i)
-        want[in[i] & 255u]++;
-      for (int b = 0; b < 256; ++b)
-        if (bins[b] != want[b])
-          return mismatch("bins", size_t(b), bins[b], want[b]);
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // gather_scatter
-    int n = (16 << 20) / q;
-    Case c = named("gather_scatter", "dst[sidx[i]] = 2*src[gidx[i]] + 1 (random indices)");
-    c.bufs = {{"src", size_t(n) * 4, false, Elem::F32, floats(14, -1, 1)},
-              {"gidx", size_t(n) * 4, false, Elem::I32, indicesBelow(15, uint32_t(n))},
-              {"sidx", size_t(n) * 4, false, Elem::I32, permutation(16)},
-              {"dst", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::b(3), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 256));
-    c.block = Dim3(256);
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const float *src = as<float>(h[0]), *dst = as<float>(h[3]);
-      const int32_t *g = as<int32_t>(h[1]), *s = as<int32_t>(h[2]);
-      for (int i = 0; i < n; ++i) {
-        float want = 2.0f * src[g[i]] + 1.0f;
-        if (dst[s[i]] != want)
-          return mismatch("dst", size_t(s[i]), dst[s[i]], want);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // transpose
-    int w = 8192, hgt = 4096 / q * up(12);
-    Case c = named("transpose", "8192 x " + std::to_string(hgt) + ", 32x32 shared-memory tiles");
-    size_t bytes = size_t(w) * hgt * 4;
-    c.bufs = {{"in", bytes, false, Elem::F32, floats(17, -1, 1)},
-              {"out", bytes, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i32(w), ArgSpec::i32(hgt)};
-    c.grid = Dim3(uint32_t(w / 32), uint32_t(hgt / 32));
-    c.block = Dim3(32, 8);
-    c.reference = [w, hgt](const HostBuffers &h) -> std::string {
-      const float *in = as<float>(h[0]), *o = as<float>(h[1]);
-      for (size_t s : samples(size_t(w) * hgt, 4096)) {
-        size_t row = s / w, col = s % w; // in[row][col] -> out[col][row]
-        float got = o[col * hgt + row];
-        if (got != in[s])
-          return mismatch("out", col * hgt + row, got, in[s]);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // local_array
-    int n = (4 << 20) / q;
-    Case c = named("local_array", "per-thread float[32] with data-dependent indices (local memory)");
-    c.bufs = {{"keys", size_t(n) * 4, false, Elem::U32, words(18, 0xffffffffu)},
-              {"vals", size_t(n) * 4, false, Elem::F32, floats(19, -1, 1)},
-              {"out", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 256));
-    c.block = Dim3(256);
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const uint32_t *keys = as<uint32_t>(h[0]);
-      const float *vals = as<float>(h[1]), *o = as<float>(h[2]);
-      for (size_t i : samples(size_t(n))) {
-        float buf[32];
-        for (int k = 0; k < 32; ++k)
-          buf[k] = vals[i] * float(k + 1);
-        uint32_t state = keys[i];
-        float acc = 0;
-        for (uint32_t r = 0; r < 64; ++r) {
-          state = state * 1664525u + 1013904223u;
-          uint32_t idx = (state >> 16) & 31u;
-          acc += buf[idx];
-          buf[(idx + r) & 31u] = acc * 0.5f;
-        }
-        if (!close(o[i], acc, 1e-5))
-          return mismatch("out", i, o[i], acc);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // const_table
-    int n = (32 << 20) / q * up(3);
-    Case c = named("const_table", "32-tap FIR from __constant__ taps + data-dependent __constant__ lookup");
-    c.bufs = {{"in", size_t(n + 32) * 4, false, Elem::F32, floats(20, -1, 1)},
-              {"keys", size_t(n) * 4, false, Elem::U32, words(21, 0xffffffffu)},
-              {"out", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 256));
-    c.block = Dim3(256);
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const float *in = as<float>(h[0]), *o = as<float>(h[2]);
-      const uint32_t *keys = as<uint32_t>(h[1]);
-      for (size_t i : samples(size_t(n))) {
-        double want = 0, mag = 0;
-        for (int k = 0; k < 32; ++k) {
-          double t = double(float(k % 7 + 1) * 0.03125f) * in[i + k];
-          want += t;
-          mag += std::fabs(t);
-        }
-        want += double(float((keys[i] & 255u) % 17) * 0.25f - 2.0f);
-        if (std::fabs(o[i] - want) > 1e-5 * (mag + 2.0) + 1e-6)
-          return mismatch("out", i, o[i], want);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // vec4
-    int n4 = (8 << 20) / q * up(8);
-    Case c = named("vec4", "out = s*a + b on float4 (16-byte loads and stores)");
-    size_t bytes = size_t(n4) * 16;
-    c.bufs = {{"a", bytes, false, Elem::F32, floats(22, -1, 1)},
-              {"b", bytes, false, Elem::F32, floats(23, -1, 1)},
-              {"out", bytes, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::f32(1.5f), ArgSpec::i32(n4)};
-    c.grid = Dim3(uint32_t(n4 / 256));
-    c.block = Dim3(256);
-    c.reference = [n4](const HostBuffers &h) -> std::string {
-      const float *a = as<float>(h[0]), *b = as<float>(h[1]), *o = as<float>(h[2]);
-      for (size_t i : samples(size_t(n4) * 4)) {
-        double want = 1.5 * double(a[i]) + double(b[i]);
-        if (!close(o[i], want, 1e-5))
-          return mismatch("out", i, o[i], want);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // libdevice_math
-    int n = (8 << 20) / q * up(6);
-    Case c = named("libdevice_math", "8 rounds of sinf, expf, logf (libdevice) per element");
-    c.bufs = {{"in", size_t(n) * 4, false, Elem::F32, floats(24, -4, 4)},
-              {"out", size_t(n) * 4, true, Elem::F32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::i32(n)};
-    c.grid = Dim3(uint32_t(n / 256));
-    c.block = Dim3(256);
-    c.reference = [n](const HostBuffers &h) -> std::string {
-      const float *in = as<float>(h[0]), *o = as<float>(h[1]);
-      for (size_t i : samples(size_t(n))) {
-        double v = in[i], acc = 0;
-        for (int k = 0; k < 8; ++k) {
-          acc += std::sin(v) * std::exp(-0.5 * v) + std::log(1.0 + v * v);
-          v = v * 1.1 + 0.3;
-        }
-        if (!close(o[i], acc, 1e-3))
-          return mismatch("out", i, o[i], acc);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  { // pointer_chase
-    int nodes = (16 << 20) / q, threads = (256 << 10) / q * up(3), hops = 64;
-    Case c = named("pointer_chase", std::to_string(threads) + " threads x 64 dependent hops through a " +
-                                std::to_string(nodes) + "-node linked list");
-    c.bufs = {{"nodes", size_t(nodes) * 8, false, Elem::Node,
-               [](uint8_t *p, size_t bytes) {
-                 // One random cycle through every node (Sattolo), random payloads.
-                 size_t n = bytes / 8;
-                 int32_t *w = reinterpret_cast<int32_t *>(p);
-                 std::vector<int32_t> perm(n);
-                 std::iota(perm.begin(), perm.end(), 0);
-                 Rng r(25);
-                 for (size_t i = n - 1; i > 0; --i)
-                   std::swap(perm[i], perm[r.below(i)]);
-                 for (size_t i = 0; i < n; ++i) {
-                   w[2 * i] = perm[i];
-                   w[2 * i + 1] = int32_t(r.u32() & 0xffff);
-                 }
-               }},
-              {"start", size_t(threads) * 4, false, Elem::I32, indicesBelow(26, uint32_t(nodes))},
-              {"out", size_t(threads) * 4, true, Elem::I32, {}}};
-    c.args = {ArgSpec::b(0), ArgSpec::b(1), ArgSpec::b(2), ArgSpec::i32(hops),
-              ArgSpec::i32(threads)};
-    c.grid = Dim3(uint32_t(threads / 256));
-    c.block = Dim3(256);
-    c.reference = [threads, hops](const HostBuffers &h) -> std::string {
-      const int32_t *nd = as<int32_t>(h[0]), *start = as<int32_t>(h[1]), *o = as<int32_t>(h[2]);
-      for (size_t i : samples(size_t(threads))) {
-        int32_t p = start[i], sum = 0;
-        for (int k = 0; k < hops; ++k) {
-          sum += nd[2 * p + 1];
-          p = nd[2 * p];
-        }
-        if (o[i] != (sum ^ p))
-          return mismatch("out", i, o[i], sum ^ p);
-      }
-      return "";
-    };
-    cases.push_back(std::move(c));
-  }
-  return cases;
-}
 
 // --- variants -------------------------------------------------------------------------
 
@@ -728,18 +239,18 @@ void runOverhead(Context &ctx) {
     k["name"] = c.name;
     k["description"] = c.description;
     k["grid"] = Json::array();
-    k["grid"].push(c.grid.x);
-    k["grid"].push(c.grid.y);
-    k["grid"].push(c.grid.z);
+    k["grid"].push_back(c.grid.x);
+    k["grid"].push_back(c.grid.y);
+    k["grid"].push_back(c.grid.z);
     k["block"] = Json::array();
-    k["block"].push(c.block.x);
-    k["block"].push(c.block.y);
-    k["block"].push(c.block.z);
+    k["block"].push_back(c.block.x);
+    k["block"].push_back(c.block.y);
+    k["block"].push_back(c.block.z);
     k["check_mode"] = c.check;
     if (budget.spent()) {
       res.error("overhead", "time budget spent: skipped " + c.name);
       k["skipped"] = "time budget spent";
-      out["kernels"].push(std::move(k));
+      out["kernels"].push_back(std::move(k));
       continue;
     }
     std::vector<CUdeviceptr> nat(c.bufs.size(), 0);
@@ -1089,8 +600,7 @@ void runOverhead(Context &ctx) {
       bool allOk = true;
       for (size_t vi = 1; vi < variants.size(); ++vi)
         allOk &= !variants[vi].available || checks[vi] == "identical";
-      const Json *refj = k.find("reference");
-      bool refOk = refj && refj->string() == "ok";
+      bool refOk = k.contains("reference") && k["reference"] == "ok";
       log("%-15s %4d %10.4f | %8s %8s | %8s %8s | %9s | %s%s", c.name.c_str(), R,
           nativeMedian / R, ratioOf("mask").c_str(), ratioOf("modulo").c_str(),
           ratioOf("mask-raw").c_str(), ratioOf("modulo-raw").c_str(),
@@ -1105,7 +615,7 @@ void runOverhead(Context &ctx) {
     variants.clear(); // unload the raw modules before the buffers go
     freeAll();
     k["seconds"] = secondsSince(caseStart);
-    out["kernels"].push(std::move(k));
+    out["kernels"].push_back(std::move(k));
     res.write(opts.outDir);
   }
 
@@ -1235,11 +745,15 @@ void runOverhead(Context &ctx) {
       res.headline(buf);
     }
   }
+  auto geomeanOf = [&](const char *variant) {
+    const Json *g = sum.contains(variant) ? &sum[variant]["geomean"] : nullptr;
+    return g && g->is_number() ? g->get<double>() : double(NAN);
+  };
   log("geomean: mask %s, modulo %s, mask-raw %s, modulo-raw %s",
-      fmtRatio(sum.find("mask") ? sum["mask"]["geomean"].number() : NAN).c_str(),
-      fmtRatio(sum.find("modulo") ? sum["modulo"]["geomean"].number() : NAN).c_str(),
-      fmtRatio(sum.find("mask-raw") ? sum["mask-raw"]["geomean"].number() : NAN).c_str(),
-      fmtRatio(sum.find("modulo-raw") ? sum["modulo-raw"]["geomean"].number() : NAN).c_str());
+      fmtRatio(geomeanOf("mask")).c_str(),
+      fmtRatio(geomeanOf("modulo")).c_str(),
+      fmtRatio(geomeanOf("mask-raw")).c_str(),
+      fmtRatio(geomeanOf("modulo-raw")).c_str());
 }
 
 } // namespace atoll_bench

@@ -10,6 +10,9 @@
 // section failed or an output check failed, 2 for a usage error, 3 when the
 // watchdog (--time-limit) ended the run.
 #include "Bench.h"
+#include "GpuGate.h"
+
+#include <CLI/CLI.hpp>
 
 #include <atomic>
 #include <condition_variable>
@@ -34,30 +37,9 @@ using namespace atoll_bench;
 
 namespace {
 
-const char *kUsage =
-    "usage: atoll-bench [--quick] [--only=SECTION[,SECTION...]] [--out DIR]\n"
-    "                   [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]\n"
-    "sections: compile, overhead, launch, startup, multitenant, cancel (default: all, in that\n"
-    "order)\n"
-    "  --quick          smaller problems and fewer repetitions (about 90 s instead of 4 min)\n"
-    "  --out DIR        where results.json, results.csv and ptx/ go (default: atoll-bench-results)\n"
-    "  --bitcode-dir    the kernels' bitcode (default: the build's bench/kernels, else\n"
-    "                   <exe dir>/../bench/kernels as in the GPU bundle)\n"
-    "  --time-limit     watchdog: write what was measured and exit 3 after this many seconds\n"
-    "                   (default 420, quick 150)\n";
-
 const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant", "cancel"};
 
-bool parseInt(const std::string &s, int &out) {
-  char *end = nullptr;
-  long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end)
-    return false;
-  out = int(v);
-  return true;
-}
-
-/// 0 = ok, 1 = --help, 2 = error.
+/// 0 = ok, 1 = --help, 2 = error (CLI11 prints which).
 int parseArgs(int argc, char **argv, Options &o) {
   std::string cmd;
   for (int i = 0; i < argc; ++i) {
@@ -70,87 +52,45 @@ int parseArgs(int argc, char **argv, Options &o) {
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   o.exePath = n > 0 ? std::string(exe, size_t(n)) : std::string(argv[0]);
 
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i], value;
-    bool hasValue = false;
-    if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      hasValue = true;
-    }
-    auto next = [&](std::string &dst) {
-      if (hasValue) {
-        dst = value;
-        return true;
-      }
-      if (i + 1 >= argc)
-        return false;
-      dst = argv[++i];
-      return true;
-    };
-    auto nextInt = [&](int &dst) {
-      std::string s;
-      return next(s) && parseInt(s, dst);
-    };
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 1;
-    } else if (a == "--quick") {
-      o.quick = true;
-    } else if (a == "--tiny") { // test-only, undocumented in --help
-      o.tiny = o.quick = true;
-    } else if (a == "--only") {
-      std::string list;
-      if (!next(list))
-        return 2;
-      std::stringstream ss(list);
-      std::string item;
-      while (std::getline(ss, item, ',')) {
-        bool known = false;
-        for (const char *s : kSections)
-          known |= item == s;
-        if (!known) {
-          std::fprintf(stderr, "atoll-bench: unknown section '%s'\n", item.c_str());
-          return 2;
-        }
-        o.only.push_back(item);
-      }
-    } else if (a == "--out") {
-      if (!next(o.outDir))
-        return 2;
-    } else if (a == "--bitcode-dir") {
-      if (!next(o.bitcodeDir))
-        return 2;
-    } else if (a == "--device") {
-      if (!nextInt(o.device))
-        return 2;
-    } else if (a == "--time-limit") {
-      int s = 0;
-      if (!nextInt(s) || s <= 0)
-        return 2;
-      o.timeLimitSec = s;
-    } else if (a == "--tenant-process") {
-      o.tenantProcess = true;
-    } else if (a == "--launches") {
-      if (!nextInt(o.tenantLaunches))
-        return 2;
-    } else if (a == "--batch") {
-      if (!nextInt(o.tenantBatch))
-        return 2;
-    } else if (a == "--iters") {
-      if (!nextInt(o.tenantIters))
-        return 2;
-    } else if (a == "--grid") {
-      if (!nextInt(o.tenantGrid))
-        return 2;
-    } else if (a == "--block") {
-      if (!nextInt(o.tenantBlock))
-        return 2;
-    } else {
-      std::fprintf(stderr, "atoll-bench: unknown argument '%s'\n", argv[i]);
-      return 2;
-    }
+  CLI::App app("atoll-bench: AToLL's benchmarks; writes results.json and results.csv.",
+               "atoll-bench");
+  app.footer("sections: compile, overhead, launch, startup, multitenant, cancel (default: "
+             "all, in that order)");
+  app.add_flag("--quick", o.quick,
+               "smaller problems and fewer repetitions (about 90 s instead of 4 min)");
+  bool tiny = false;
+  // Test-only (the mock-driver test); hidden from --help, as are the tenant's flags.
+  app.add_flag("--tiny", tiny)->group("");
+  app.add_option("--only", o.only, "run only these sections (SECTION[,SECTION...])")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSections), std::end(kSections))));
+  app.add_option("--out", o.outDir, "where results.json, results.csv and ptx/ go")
+      ->default_str(o.outDir);
+  app.add_option("--bitcode-dir", o.bitcodeDir,
+                 "the kernels' bitcode (default: the build's bench/kernels, else <exe "
+                 "dir>/../bench/kernels as in the GPU bundle)");
+  app.add_option("--device", o.device, "the CUDA device's ordinal (default 0)");
+  int timeLimit = 0;
+  app.add_option("--time-limit", timeLimit,
+                 "watchdog: write what was measured and exit 3 after this many seconds "
+                 "(default 420, quick 150)")
+      ->check(CLI::Range(1, 86400));
+  app.add_flag("--tenant-process", o.tenantProcess)->group("");
+  app.add_option("--launches", o.tenantLaunches)->group("");
+  app.add_option("--batch", o.tenantBatch)->group("");
+  app.add_option("--iters", o.tenantIters)->group("");
+  app.add_option("--grid", o.tenantGrid)->group("");
+  app.add_option("--block", o.tenantBlock)->group("");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 1 : 2;
   }
+  if (tiny)
+    o.tiny = o.quick = true;
+  if (timeLimit > 0)
+    o.timeLimitSec = timeLimit;
   return 0;
 }
 
@@ -266,11 +206,11 @@ void machineInfo(const Options &opts, const Gpu *gpu, const std::string &noDevic
   c["tiny"] = opts.tiny;
   Json only = Json::array();
   for (const auto &s : opts.only)
-    only.push(s);
+    only.push_back(s);
   c["only"] = only;
   c["time_limit_s"] = opts.timeLimitSec;
 
-  res.rowText("machine", "date", "", "value", m["date"].string());
+  res.rowText("machine", "date", "", "value", m["date"].get<std::string>());
   res.rowText("machine", "command", "", "value", opts.commandLine);
   res.rowText("machine", "host", "", "value", host);
   res.rowText("machine", "cpu", "", "value", cpu);
@@ -324,11 +264,8 @@ struct Watchdog {
 
 int main(int argc, char **argv) {
   Options opts;
-  if (int rc = parseArgs(argc, argv, opts); rc != 0) {
-    if (rc == 2)
-      std::fputs(kUsage, stderr);
+  if (int rc = parseArgs(argc, argv, opts); rc != 0)
     return rc == 1 ? 0 : 2;
-  }
   if (opts.tenantProcess)
     return runTenantProcess(opts);
 
@@ -344,7 +281,21 @@ int main(int argc, char **argv) {
   res.root["schema"] = "atoll-bench/1";
   Gpu gpu;
   std::string noDevice;
-  const bool haveGpu = openGpu(opts, gpu, noDevice);
+  // The GPU sections are skipped only without a driver library or a device; a
+  // broken driver, or no GPU under ATOLL_REQUIRE_GPU=1, is an error (GpuGate.h).
+  std::string gate;
+  const atoll_test::GpuVerdict verdict = atoll_test::gpuVerdict(gate);
+  if (verdict == atoll_test::GpuVerdict::Fail) {
+    std::fprintf(stderr, "atoll-bench: %s\n", gate.c_str());
+    return 1;
+  }
+  const bool haveGpu = verdict == atoll_test::GpuVerdict::Run && openGpu(opts, gpu, noDevice);
+  if (verdict == atoll_test::GpuVerdict::Skip)
+    noDevice = gate;
+  else if (!haveGpu) {
+    std::fprintf(stderr, "atoll-bench: the CUDA driver is broken: %s\n", noDevice.c_str());
+    return 1;
+  }
   machineInfo(opts, haveGpu ? &gpu : nullptr, noDevice, res);
 
   log("atoll-bench: %s mode, results in %s, bitcode from %s", opts.quick ? "quick" : "full",

@@ -24,6 +24,8 @@
 // 3 no usable CUDA device (the message says why).
 #include <atoll/atoll.h>
 
+#include <CLI/CLI.hpp>
+
 #include <atomic>
 #include <chrono>
 #include <cinttypes>
@@ -500,15 +502,6 @@ void checkAttacker(const Service &s, Tenant &t) {
 
 // --- main ---------------------------------------------------------------------------------
 
-void usage() {
-  std::fprintf(stderr,
-               "usage: multi_tenant_service --kernels DIR [--rounds R] [--elements N]\n"
-               "       multi_tenant_service --probe\n"
-               "DIR holds vector_add.bc, stencil.bc, malicious.bc (and optionally refused.bc),\n"
-               "e.g. build/examples/kernels. --probe: exit 0 when a CUDA device is usable,\n"
-               "3 (with the reason) when not.\n");
-}
-
 std::string deviceLine(const Atoll::DeviceInfo &d) {
   return format("%s (%s, %.0f GiB, driver %d.%d)", d.name.c_str(), d.targetArch.c_str(),
                 static_cast<double>(d.totalMemory) / (1ull << 30), d.driverVersion / 1000,
@@ -520,35 +513,38 @@ std::string deviceLine(const Atoll::DeviceInfo &d) {
 int main(int argc, char **argv) {
   Service s;
   bool probe = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (a == "--probe") {
-      probe = true;
-    } else if (a == "--kernels" && value) {
-      s.kernelsDir = argv[++i];
-    } else if (a == "--rounds" && value) {
-      s.rounds = std::atoi(argv[++i]);
-      if (s.rounds < 1 || s.rounds > 10000)
-        return usage(), 2;
-    } else if (a == "--elements" && value) {
-      const long n = std::atol(argv[++i]);
-      if (n < 1 || n > (1l << 21)) {
-        std::fprintf(stderr, "--elements must be in [1, %ld]\n", 1l << 21);
-        return 2;
-      }
-      s.n = static_cast<uint32_t>(n);
-    } else {
-      return usage(), 2;
-    }
+  std::string kernelsDir;
+  CLI::App app("Several tenants, one of them malicious, in one CUDA context. DIR holds "
+               "vector_add.bc, stencil.bc, malicious.bc (and optionally refused.bc), e.g. "
+               "build/examples/kernels.",
+               "multi_tenant_service");
+  app.footer("--probe: exit 0 when a CUDA device is usable, 3 (with the reason) when there "
+             "is no driver or device, 1 when the driver is broken.");
+  app.add_flag("--probe", probe, "only check that a CUDA device is usable");
+  app.add_option("--kernels", kernelsDir, "the tenants' bitcode directory (DIR)")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--rounds", s.rounds, "rounds of work per tenant")->check(CLI::Range(1, 10000));
+  app.add_option("--elements", s.n, "elements per tenant's buffer")
+      ->check(CLI::Range(1u, 1u << 21));
+  try {
+    app.parse(argc, argv);
+    if (!probe && kernelsDir.empty())
+      throw CLI::RequiredError("--kernels (or --probe)");
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 0 : 2;
   }
-  if (!probe && s.kernelsDir.empty())
-    return usage(), 2;
+  s.kernelsDir = kernelsDir;
 
   auto runtime = Atoll::Runtime::create();
   if (!runtime) {
-    std::printf("no usable CUDA device: %s\n", oneLine(runtime.error()).c_str());
-    return 3;
+    // 3 only for an absent driver or device; a broken one is an error (exit 1).
+    const auto code = runtime.error().code();
+    if (code == Atoll::ErrorCode::NoDriver || code == Atoll::ErrorCode::NoDevice) {
+      std::printf("no usable CUDA device: %s\n", oneLine(runtime.error()).c_str());
+      return 3;
+    }
+    std::printf("the CUDA runtime cannot start: %s\n", oneLine(runtime.error()).c_str());
+    return 1;
   }
   s.rt = runtime->get();
   if (probe) {

@@ -35,10 +35,11 @@ Result<const DriverApi *> loadOnce() {
     if (r == CUDA_ERROR_NO_DEVICE)
       return Error(ErrorCode::NoDevice, "no CUDA device: the driver found no GPU",
                    describe(api, r));
-    if (r == CUDA_ERROR_STUB_LIBRARY || r == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
-        r == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
+    // The toolkit's stub stands in for an absent driver.
+    if (r == CUDA_ERROR_STUB_LIBRARY)
       return Error(ErrorCode::NoDriver, "no usable CUDA driver: cuInit failed", describe(api, r));
-    // Anything else is a broken installation, not an absent one (GPU tests fail on it).
+    // Anything else (a driver/kernel-module mismatch included) is a broken
+    // installation, not an absent one: GPU tests fail on it, they do not skip.
     return Error(ErrorCode::DriverError, "the CUDA driver failed to initialise (cuInit)",
                  describe(api, r));
   }

@@ -1,6 +1,8 @@
 // The result table, the summary and the JSON file of atoll-attacks; shared helpers.
 #include "Harness.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -136,63 +138,31 @@ void Report::printSummary(std::FILE *out) const {
                       "xfail mark in test/attacks/AttackCatalog.cpp\n");
 }
 
-static std::string jsonEscape(const std::string &s) {
-  std::ostringstream o;
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"': o << "\\\""; break;
-    case '\\': o << "\\\\"; break;
-    case '\n': o << "\\n"; break;
-    case '\r': o << "\\r"; break;
-    case '\t': o << "\\t"; break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        o << buf;
-      } else {
-        o << c;
-      }
-    }
-  }
-  return o.str();
-}
-
 bool Report::writeJson(const std::string &path, const std::string &mode) const {
+  using nlohmann::ordered_json;
+  ordered_json j = {{"tool", "atoll-attacks"}, {"mode", mode}};
+  j["info"] = ordered_json::object();
+  for (const auto &[k, v] : info_)
+    j["info"][k] = v;
+  j["notes"] = notes_;
+  j["summary"] = {{"results", results_.size()},       {"passed", count(Verdict::Pass)},
+                  {"failed", count(Verdict::Fail)},   {"xfail", count(Verdict::XFail)},
+                  {"xpass", count(Verdict::XPass)},   {"skipped", count(Verdict::Skip)}};
+  j["results"] = ordered_json::array();
+  for (const Result &r : results_)
+    j["results"].push_back({{"name", r.name},
+                            {"category", r.category},
+                            {"kind", r.kind},
+                            {"clamping", r.clamping},
+                            {"phase", r.phase},
+                            {"expected", r.expected},
+                            {"observed", r.observed},
+                            {"verdict", toString(r.verdict)},
+                            {"ms", r.ms},
+                            {"details", r.details}});
   std::ofstream f(path);
-  if (!f)
-    return false;
-  auto q = [](const std::string &s) { return "\"" + jsonEscape(s) + "\""; };
-  f << "{\n  \"tool\": \"atoll-attacks\",\n  \"mode\": " << q(mode) << ",\n  \"info\": {";
-  bool first = true;
-  for (const auto &[k, v] : info_) {
-    f << (first ? "\n" : ",\n") << "    " << q(k) << ": " << q(v);
-    first = false;
-  }
-  f << "\n  },\n  \"notes\": [";
-  first = true;
-  for (const std::string &n : notes_) {
-    f << (first ? "\n" : ",\n") << "    " << q(n);
-    first = false;
-  }
-  f << "\n  ],\n  \"summary\": {\"results\": " << results_.size()
-    << ", \"passed\": " << count(Verdict::Pass) << ", \"failed\": " << count(Verdict::Fail)
-    << ", \"xfail\": " << count(Verdict::XFail) << ", \"xpass\": " << count(Verdict::XPass)
-    << ", \"skipped\": " << count(Verdict::Skip) << "},\n  \"results\": [";
-  first = true;
-  for (const Result &r : results_) {
-    f << (first ? "\n" : ",\n") << "    {\"name\": " << q(r.name)
-      << ", \"category\": " << q(r.category) << ", \"kind\": " << q(r.kind)
-      << ", \"clamping\": " << q(r.clamping) << ", \"phase\": " << q(r.phase)
-      << ", \"expected\": " << q(r.expected) << ", \"observed\": " << q(r.observed)
-      << ", \"verdict\": " << q(toString(r.verdict)) << ", \"ms\": " << r.ms
-      << ", \"details\": [";
-    for (size_t i = 0; i < r.details.size(); ++i)
-      f << (i ? ", " : "") << q(r.details[i]);
-    f << "]}";
-    first = false;
-  }
-  f << "\n  ]\n}\n";
+  // Invalid UTF-8 in a message (a tenant's names) is replaced, never thrown.
+  f << j.dump(2, ' ', false, ordered_json::error_handler_t::replace) << "\n";
   return bool(f);
 }
 

@@ -2,17 +2,19 @@
 //
 //   atoll-attacks                 GPU mode if a device is usable, else offline
 //   atoll-attacks --offline       compile + harden every attack and control (CI)
-//   atoll-attacks --gpu           GPU mode; exit 77 (SKIPPED) without a device
+//   atoll-attacks --gpu           GPU mode; exit 77 (SKIPPED) without a driver or device,
+//                                 1 with a broken driver or under ATOLL_REQUIRE_GPU=1
 //   atoll-attacks --list          the catalog
 //
 // Exit status: 0 everything as expected; 1 a breach, leak, wrong result, context
 // error or wrong expectation; 2 usage or setup error; 77 --gpu without a GPU.
 #include "Harness.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <set>
-#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,36 +30,19 @@ using namespace AtollAttacks;
 
 namespace {
 
-const char *kUsage = R"(usage: atoll-attacks [mode] [options]
+// What --help prints before and after CLI11's list of options.
+const char *kModes = R"(atoll-attacks: the adversarial isolation suite of AToLL.
 
 modes:
-  (none)               GPU mode when a CUDA device is usable, else offline mode
-  --offline            compile and harden every attack and control for sm_90 (no GPU):
-                       refusals must carry their reason, the rest must compile to PTX
-                       that assembles and matches the catalog's arguments
-  --gpu                run the suite on the GPU; exits 77 (skipped) without a device
-  --list               print the catalog (attacks, controls, expectations) and exit
-
-options:
-  --only NAME[,NAME]   run only these attacks/controls (repeatable)
-  --category CAT[,..]  run only these categories ("control" = the benign controls)
-  --clamping MODE      mask, modulo or both (default both)
-  --memcheck-safe      only the controls and the contained attacks that end by
-                       themselves (for compute-sanitizer); implies --no-concurrent.
-                       Alias: --only-contained
-  --no-concurrent      skip the two-tenants-at-once phase (GPU)
-  --run-infinite       accepted for compatibility: never-ending attacks always run (cancelled)
-  --timeout-ms N       pipeline timeout for normal attacks (default 10000; raise it
-                       under compute-sanitizer)
-  --json FILE          write machine-readable results
-  --bitcode-dir DIR    where <module>.bc live (default: $ATOLL_ATTACKS_BITCODE_DIR, then
-                       <exe>/../test/attacks/kernels, then the build-time directory)
-  --ptxas PATH         offline: assemble the hardened PTX with this ptxas
-  --no-ptxas           offline: do not run ptxas
-  --libdevice FILE     libdevice.10.bc for the toolchain (default: the configured one)
-  --verbose            print every result's details and progress
-  --help
-)";
+  (none)     GPU mode when a CUDA device is usable, else offline mode
+  --offline  compile and harden every attack and control for sm_90 (no GPU): refusals
+             must carry their reason, the rest must compile to PTX that assembles and
+             matches the catalog's arguments
+  --gpu      run the suite on the GPU; exits 77 (skipped) without a CUDA driver or
+             device (1 under ATOLL_REQUIRE_GPU=1)
+  --list     print the catalog (attacks, controls, expectations) and exit)";
+const char *kFooter = R"(Exit status: 0 everything as expected; 1 a breach, leak, wrong result,
+context error or wrong expectation; 2 usage or setup error; 77 --gpu without a GPU.)";
 
 bool isDir(const std::string &p) {
   struct stat st;
@@ -77,21 +62,27 @@ std::string exeDir() {
   return p.substr(0, p.rfind('/'));
 }
 
-std::vector<std::string> splitList(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
-
 std::string joinNames(const std::vector<std::string> &v) {
   std::string s;
   for (const auto &x : v)
     s += (s.empty() ? "" : ", ") + x;
   return s;
+}
+
+/// "N attacks (R refused, C contained) in K categories; M controls": in --list and
+/// in every run's header, so that a committed log backs the figures quoted from it.
+std::string catalogSize() {
+  size_t refusedN = 0;
+  std::set<std::string> cats;
+  for (const Attack &a : attacks()) {
+    refusedN += a.expect == Expect::Refused;
+    cats.insert(a.category);
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%zu attacks (%zu refused, %zu contained) in %zu categories; %zu controls",
+                attacks().size(), refusedN, attacks().size() - refusedN, cats.size(),
+                controls().size());
+  return buf;
 }
 
 void printList(std::FILE *out) {
@@ -132,15 +123,7 @@ void printList(std::FILE *out) {
                  a.module.c_str(), std::string(toString(a.expect)).c_str(), what.c_str());
     std::fprintf(out, "%-30s   %s\n", "", a.description.c_str());
   }
-  size_t refusedN = 0;
-  std::set<std::string> cats;
-  for (const Attack &a : attacks()) {
-    refusedN += a.expect == Expect::Refused;
-    cats.insert(a.category);
-  }
-  std::fprintf(out, "\n%zu attacks (%zu refused, %zu contained) in %zu categories; %zu controls\n",
-               attacks().size(), refusedN, attacks().size() - refusedN, cats.size(),
-               controls().size());
+  std::fprintf(out, "\n%s\n", catalogSize().c_str());
 }
 
 } // namespace
@@ -148,76 +131,60 @@ void printList(std::FILE *out) {
 int main(int argc, char **argv) {
   Options o;
   std::string bitcodeDir, ptxas = ATOLL_ATTACKS_PTXAS;
-  bool noPtxas = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *name) -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "atoll-attacks: %s needs a value\n%s", name, kUsage);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "--offline") {
-      o.mode = Options::Mode::Offline;
-    } else if (a == "--gpu") {
-      o.mode = Options::Mode::Gpu;
-    } else if (a == "--list") {
-      o.list = true;
-    } else if (a == "--only") {
-      for (auto &n : splitList(value("--only")))
-        o.only.push_back(n);
-    } else if (a == "--category") {
-      for (auto &n : splitList(value("--category")))
-        o.categories.push_back(n);
-    } else if (a == "--clamping") {
-      std::string m = value("--clamping");
-      if (m == "mask")
-        o.clampings = {Atoll::Clamping::MaskBased};
-      else if (m == "modulo")
-        o.clampings = {Atoll::Clamping::ModuloBased};
-      else if (m == "both")
-        o.clampings = {Atoll::Clamping::MaskBased, Atoll::Clamping::ModuloBased};
-      else {
-        std::fprintf(stderr, "atoll-attacks: --clamping takes mask, modulo or both\n");
-        return 2;
-      }
-    } else if (a == "--memcheck-safe" || a == "--only-contained") {
-      o.memcheckSafe = true;
-      o.concurrent = false;
-    } else if (a == "--no-concurrent") {
-      o.concurrent = false;
-    } else if (a == "--run-infinite") {
-      o.runInfinite = true;
-    } else if (a == "--timeout-ms") {
-      std::string v = value("--timeout-ms");
-      char *end = nullptr;
-      unsigned long n = std::strtoul(v.c_str(), &end, 10);
-      if (!end || *end || n == 0 || n > 3600000) {
-        std::fprintf(stderr, "atoll-attacks: --timeout-ms takes 1..3600000\n");
-        return 2;
-      }
-      o.timeoutMs = uint32_t(n);
-    } else if (a == "--json") {
-      o.json = value("--json");
-    } else if (a == "--bitcode-dir") {
-      bitcodeDir = value("--bitcode-dir");
-    } else if (a == "--ptxas") {
-      ptxas = value("--ptxas");
-    } else if (a == "--no-ptxas") {
-      noPtxas = true;
-    } else if (a == "--libdevice") {
-      o.libdevice = value("--libdevice");
-    } else if (a == "--verbose" || a == "-v") {
-      o.verbose = true;
-    } else {
-      std::fprintf(stderr, "atoll-attacks: unknown argument '%s'\n%s", a.c_str(), kUsage);
-      return 2;
-    }
+  bool noPtxas = false, offline = false, gpu = false;
+  std::string clamping = "both";
+
+  CLI::App app(kModes, "atoll-attacks");
+  app.footer(kFooter);
+  auto *offlineOpt = app.add_flag("--offline", offline, "offline mode (see above)");
+  app.add_flag("--gpu", gpu, "GPU mode (see above)")->excludes(offlineOpt);
+  app.add_flag("--list", o.list, "print the catalog and exit");
+  app.add_option("--only", o.only, "run only these attacks/controls (NAME[,NAME]; repeatable)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--category", o.categories,
+                 "run only these categories (\"control\" = the benign controls; repeatable)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--clamping", clamping, "mask, modulo or both (default both)")
+      ->check(CLI::IsMember({"mask", "modulo", "both"}));
+  app.add_flag("--memcheck-safe,--only-contained", o.memcheckSafe,
+               "only the controls and the contained attacks that end by themselves (for "
+               "compute-sanitizer); implies --no-concurrent");
+  bool noConcurrent = false;
+  app.add_flag("--no-concurrent", noConcurrent, "skip the two-tenants-at-once phase (GPU)");
+  app.add_flag("--run-infinite", o.runInfinite,
+               "accepted for compatibility: never-ending attacks always run (cancelled)");
+  app.add_option("--timeout-ms", o.timeoutMs,
+                 "pipeline timeout for normal attacks (default 10000; raise it under "
+                 "compute-sanitizer)")
+      ->check(CLI::Range(1u, 3600000u));
+  app.add_option("--json", o.json, "write machine-readable results to FILE");
+  app.add_option("--bitcode-dir", bitcodeDir,
+                 "where <module>.bc live (default: $ATOLL_ATTACKS_BITCODE_DIR, then "
+                 "<exe>/../test/attacks/kernels, then the build-time directory)");
+  app.add_option("--ptxas", ptxas, "offline: assemble the hardened PTX with this ptxas");
+  app.add_flag("--no-ptxas", noPtxas, "offline: do not run ptxas");
+  app.add_option("--libdevice", o.libdevice,
+                 "libdevice.10.bc for the toolchain (default: the configured one)");
+  app.add_flag("-v,--verbose", o.verbose, "print every result's details and progress");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // --help exits 0; a usage error exits 2, as the scripts expect.
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
   }
+  if (offline)
+    o.mode = Options::Mode::Offline;
+  else if (gpu)
+    o.mode = Options::Mode::Gpu;
+  if (clamping == "mask")
+    o.clampings = {Atoll::Clamping::MaskBased};
+  else if (clamping == "modulo")
+    o.clampings = {Atoll::Clamping::ModuloBased};
+  if (o.memcheckSafe || noConcurrent)
+    o.concurrent = false;
 
   std::vector<std::string> problems = validateCatalog();
   if (!problems.empty()) {
@@ -280,6 +247,19 @@ int main(int argc, char **argv) {
     o.ptxas = ptxas;
 
   Report report;
+  report.set("catalog", catalogSize());
+  if (o.memcheckSafe) {
+    // Under compute-sanitizer: say what is left out, and why.
+    size_t refusedN = 0, timedN = 0;
+    for (const Attack &a : attacks()) {
+      refusedN += a.expect == Expect::Refused;
+      timedN += a.expect != Expect::Refused && (a.timeoutMs || a.neverEnds);
+    }
+    report.set("memcheck-safe", "left out: " + std::to_string(refusedN) +
+                                    " refused attacks (they launch nothing) and " +
+                                    std::to_string(timedN) +
+                                    " timeout/never-ending attacks (timed by the watchdog)");
+  }
   int rc = 0;
   std::string mode;
   bool tryGpu = o.mode != Options::Mode::Offline;
@@ -289,7 +269,7 @@ int main(int argc, char **argv) {
     rc = runGpu(o, report, noDevice);
     if (noDevice) {
       if (o.mode == Options::Mode::Gpu) {
-        std::printf("[  SKIPPED ] atoll-attacks --gpu: no usable CUDA device (see the line "
+        std::printf("[  SKIPPED ] atoll-attacks --gpu: no CUDA driver/device (see the line "
                     "above); the offline part runs as 'atoll-attacks --offline'\n");
         return 77;
       }

@@ -1,18 +1,27 @@
-// Shared by the GPU tests: skip (visibly, with the reason) when there is no
-// CUDA driver or device; any other driver error fails the test.
+// Shared by the GPU tests: skip (visibly, with the reason) only when there is no
+// CUDA driver library or no device; any other driver error fails the test, and so
+// does a skip under ATOLL_REQUIRE_GPU=1 (test/support/GpuGate.h).
 #pragma once
 
+#include "GpuGate.h"
 #include "cuda/DriverApi.h"
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #define ATOLL_REQUIRE_GPU()                                                          \
   do {                                                                               \
-    auto driver_ = ::Atoll::cuda::loadDriver();                                      \
-    if (!driver_.ok()) {                                                             \
-      auto code_ = driver_.error().code();                                           \
-      if (code_ == ::Atoll::ErrorCode::NoDriver || code_ == ::Atoll::ErrorCode::NoDevice) \
-        GTEST_SKIP() << "no CUDA driver/device: " << driver_.error().describe();     \
-      FAIL() << "the CUDA driver is broken: " << driver_.error().describe();         \
+    std::string why_;                                                                \
+    switch (::atoll_test::gpuVerdict(why_)) {                                        \
+    case ::atoll_test::GpuVerdict::Skip:                                             \
+      GTEST_SKIP() << why_;                                                          \
+    case ::atoll_test::GpuVerdict::Fail:                                             \
+      FAIL() << why_;                                                                \
+    case ::atoll_test::GpuVerdict::Run:                                              \
+      break;                                                                         \
     }                                                                                \
+    auto driver_ = ::Atoll::cuda::loadDriver();                                      \
+    if (!driver_.ok())                                                               \
+      FAIL() << "the CUDA driver is broken: " << driver_.error().describe();         \
   } while (0)
