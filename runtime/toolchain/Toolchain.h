@@ -106,8 +106,29 @@ llvm::Expected<std::string> emitPTX(llvm::Module &M, const CompileOptions &Opts)
 
 struct CompiledModule {
   std::string ptx;
+  /// The PTX assembled for the target GPU (an ELF cubin) by assembleCubin; empty
+  /// when no assembler is available (see loadAssembler). Only ever produced from
+  /// PTX that passed the validator.
+  std::string cubin;
   std::vector<KernelSignature> kernels;
 };
+
+/// Loads the PTX assembler (nvJitLink, dlopen'ed from the configured CUDA toolkit:
+/// ATOLL_CUDA_PATH, CUDA_HOME, then the toolkit found at configure time and
+/// /usr/local/cuda). Idempotent and thread-safe; the first call does the dlopen,
+/// so a sandboxed worker calls it before it installs its seccomp filter. A
+/// CompileError naming the paths tried when no usable library is found.
+llvm::Error loadAssembler();
+
+/// True once loadAssembler() has succeeded (it is not attempted here).
+bool assemblerLoaded();
+
+/// Assembles validated PTX into a cubin for Arch (e.g. "sm_90") with nvJitLink:
+/// a library call (no exec, no temporary files), so it also runs under the compile
+/// worker's seccomp filter. Calls loadAssembler() first. A CompileError carrying
+/// the assembler's error log when the PTX does not assemble or the library is
+/// missing.
+llvm::Expected<std::string> assembleCubin(llvm::StringRef Ptx, llvm::StringRef Arch);
 
 /// The kernels of the final module (after hardening and code generation), with
 /// their tenant-visible signatures. With Hardened, every function definition must
