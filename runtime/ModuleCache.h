@@ -43,7 +43,8 @@ std::string toolchainIdentity();
 
 /// What the disk cache stores per key.
 struct CompiledEntry {
-  std::string ptx;
+  std::string ptx;   // validated before every load (ptx/PtxValidator.h)
+  std::string cubin; // assembled from ptx after validation; what the driver loads
   std::vector<KernelInfo> kernels; // signatures only
 };
 

@@ -1,0 +1,124 @@
+// A stand-in compile worker for the pool's tests: it speaks the protocol (or
+// deliberately does not) so that every way a worker can misbehave is exercised
+// without hooks in the real worker. Test builds only; the runtime never starts it
+// unless a test points PoolConfig::workerPath at it.
+//
+//   atoll-test-fake-worker --parent=PID --memory=B --cpu=S [--mode=MODE]
+// A compile request named "mode:MODE" overrides --mode for that one worker.
+#include "compile/Protocol.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace Atoll::detail::compile;
+
+namespace {
+constexpr int kFd = 3;
+auto forever() { return Clock::now() + std::chrono::hours(1); }
+
+void send(std::string_view bytes) { (void)writeAll(kFd, bytes, forever()); }
+
+std::string header(uint32_t magic, uint32_t size) {
+  std::string h(8, '\0');
+  std::memcpy(h.data(), &magic, 4);
+  std::memcpy(h.data() + 4, &size, 4);
+  return h;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string mode = "ok";
+  unsigned long long memory = 4ull << 30, cpu = 60;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strncmp(argv[i], "--mode=", 7))
+      mode = argv[i] + 7;
+    if (!std::strncmp(argv[i], "--cpu=", 6))
+      cpu = std::strtoull(argv[i] + 6, nullptr, 10);
+    if (!std::strncmp(argv[i], "--memory=", 9))
+      memory = std::strtoull(argv[i] + 9, nullptr, 10);
+  }
+  if (mode == "no-ready")
+    ::_exit(1);
+  send(encodeResponse(Ready{true}));
+  auto req = readFrame(kFd, 1u << 30, forever());
+  if (!req)
+    ::_exit(5);
+  // A compile request named "mode:X" picks the behaviour for this worker only.
+  if (auto r = decodeRequest(*req); r.ok())
+    if (const auto *c = std::get_if<CompileJob>(&*r); c && c->name.rfind("mode:", 0) == 0)
+      mode = c->name.substr(5);
+  if (mode == "cpu") {
+    rlimit rl{cpu, cpu + 1};
+    ::setrlimit(RLIMIT_CPU, &rl);
+    mode = "spin";
+  }
+  if (mode == "crash")
+    std::raise(SIGSEGV);
+  if (mode == "abort")
+    std::abort();
+  if (mode == "hang")
+    for (;;)
+      ::pause();
+  if (mode == "spin") {
+    volatile unsigned long x = 0;
+    for (;;)
+      x = x + 1;
+  }
+  if (mode == "oom") {
+    // As the real worker: RLIMIT_AS, then an allocation failure exits with status 3.
+    rlimit rl{memory, memory};
+    ::setrlimit(RLIMIT_AS, &rl);
+    std::set_new_handler([] { ::_exit(3); });
+    std::vector<char *> hog;
+    for (;;) {
+      char *p = new char[64 << 20];
+      std::memset(p, 1, 64 << 20);
+      hog.push_back(p);
+    }
+  }
+  if (mode == "garbage") {
+    send(header(kFrameMagic, 64) + std::string(64, '\x5a'));
+    ::_exit(0);
+  }
+  if (mode == "bad-magic") {
+    send(header(0x12345678, 16) + std::string(16, '\0'));
+    ::_exit(0);
+  }
+  if (mode == "oversize") {
+    send(header(kFrameMagic, 0x7fffffff));
+    ::_exit(0);
+  }
+  if (mode == "truncated") {
+    std::string full = encodeResponse(Compiled{".version 8.0\n", {}, {}});
+    send(full.substr(0, full.size() / 2));
+    ::_exit(0);
+  }
+  if (mode == "silent-exit")
+    ::_exit(0);
+  if (mode == "ready-again") {
+    send(encodeResponse(Ready{true}));
+    ::_exit(0);
+  }
+  if (mode == "pid") {
+    // The answer names this process, so tests can see that no worker serves twice.
+    Atoll::KernelInfo k;
+    k.name = "pid_" + std::to_string(::getpid());
+    send(encodeResponse(Compiled{"// fake\n", {k}, {}}));
+    ::_exit(0);
+  }
+  if (mode == "slow-ok") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    send(encodeResponse(Compiled{"// fake\n", {}, {}}));
+    ::_exit(0);
+  }
+  send(encodeResponse(Compiled{"// fake\n", {}, {}}));
+  ::_exit(0);
+}
