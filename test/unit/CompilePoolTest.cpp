@@ -161,3 +161,20 @@ TEST(CompilePool, ExitClassification) {
   EXPECT_NE(sys.message().find("forbidden system call"), std::string::npos);
   EXPECT_EQ(classifyExit(SIGSEGV, false, c).code(), ErrorCode::CompileError);
 }
+
+// The worker's seccomp filter (Sandbox.cpp, installed by the stand-in exactly as by
+// the real worker): what a compromised worker would do next kills it.
+TEST(CompilePool, SeccompKillsForbiddenCalls) {
+  auto pool = makePool(fakeConfig(2));
+  for (const char *mode : {"seccomp-open", "seccomp-exec", "seccomp-socket", "seccomp-fork",
+                           "seccomp-write-other-fd", "seccomp-mprotect-exec",
+                           "seccomp-kill-parent"}) {
+    SCOPED_TRACE(mode);
+    expectError(runMode(*pool, mode), ErrorCode::CompileError, "forbidden system call (seccomp)");
+  }
+  // Positive control: the filter allows answering on the socket.
+  auto r = runMode(*pool, "seccomp-none");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_TRUE(std::holds_alternative<Failed>(*r));
+  EXPECT_EQ(std::get<Failed>(*r).message, "survived seccomp-none");
+}

@@ -5,9 +5,14 @@
 //
 //   atoll-test-fake-worker --parent=PID --memory=B --cpu=S [--mode=MODE]
 // A compile request named "mode:MODE" overrides --mode for that one worker.
+#include "Sandbox.h"
 #include "compile/Protocol.h"
 
+#include <fcntl.h>
+
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -59,6 +64,34 @@ int main(int argc, char **argv) {
     rlimit rl{cpu, cpu + 1};
     ::setrlimit(RLIMIT_CPU, &rl);
     mode = "spin";
+  }
+  // The real worker's filter (tools/atoll-compile-worker/Sandbox.cpp), then what a
+  // compromised worker would try: each must kill it (SIGSYS).
+  if (mode.rfind("seccomp-", 0) == 0) {
+    std::string why;
+    if (!atoll_worker::installSeccomp(kFd, why))
+      ::_exit(6);
+    if (mode == "seccomp-open")
+      ::open("/etc/hostname", O_RDONLY);
+    if (mode == "seccomp-exec") {
+      char *argv[] = {const_cast<char *>("/bin/true"), nullptr};
+      ::execv("/bin/true", argv);
+    }
+    if (mode == "seccomp-socket")
+      ::socket(AF_INET, SOCK_STREAM, 0);
+    if (mode == "seccomp-fork")
+      ::fork();
+    if (mode == "seccomp-write-other-fd")
+      (void)!::write(1, "x", 1);
+    if (mode == "seccomp-mprotect-exec") {
+      void *p = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      ::mprotect(p, 4096, PROT_READ | PROT_EXEC);
+    }
+    if (mode == "seccomp-kill-parent")
+      ::kill(::getppid(), SIGKILL);
+    // Still alive: the filter let it through. Answer, so the test sees it.
+    send(encodeResponse(Failed{FailureKind::CompileError, "survived " + mode, {}}));
+    ::_exit(0);
   }
   if (mode == "crash")
     std::raise(SIGSEGV);

@@ -52,14 +52,16 @@ bool installSeccomp(int socketFd, std::string &why) {
       rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 1, SCMP_A0(SCMP_CMP_EQ, unsigned(fd)));
   };
   // I/O: the socket only (stderr is /dev/null: LLVM may print there).
-  for (int nr : {SCMP_SYS(read), SCMP_SYS(recvfrom), SCMP_SYS(readv)})
+  // Measured (strace -f over the unit tests and the hostile corpus): after the
+  // filter a worker calls recvfrom/sendto/poll on its socket, memory management,
+  // futex, and on a crash the signal calls of LLVM's handlers and abort().
+  for (int nr : {SCMP_SYS(read), SCMP_SYS(recvfrom)})
     allowFd(nr, socketFd);
-  for (int nr : {SCMP_SYS(write), SCMP_SYS(sendto), SCMP_SYS(writev)}) {
+  for (int nr : {SCMP_SYS(write), SCMP_SYS(sendto)}) {
     allowFd(nr, socketFd);
     allowFd(nr, 2);
   }
-  allow(SCMP_SYS(poll));
-  allow(SCMP_SYS(ppoll));
+  allow(SCMP_SYS(poll)); // reads nothing but the pollfd array it is given
   // Memory: never executable (nothing here generates code to run).
   if (rc == 0)
     rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(mmap), 1,
@@ -70,11 +72,9 @@ bool installSeccomp(int socketFd, std::string &why) {
   for (int nr : {SCMP_SYS(munmap), SCMP_SYS(mremap), SCMP_SYS(brk), SCMP_SYS(madvise)})
     allow(nr);
   // Threads' synchronisation, time, signals (LLVM's crash recovery), exit.
-  for (int nr : {SCMP_SYS(futex), SCMP_SYS(clock_gettime), SCMP_SYS(clock_nanosleep),
-                 SCMP_SYS(gettimeofday), SCMP_SYS(sched_yield), SCMP_SYS(getpid),
-                 SCMP_SYS(gettid), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask),
-                 SCMP_SYS(rt_sigaction), SCMP_SYS(sigaltstack), SCMP_SYS(exit),
-                 SCMP_SYS(exit_group), SCMP_SYS(getrandom)})
+  for (int nr : {SCMP_SYS(futex), SCMP_SYS(clock_gettime), SCMP_SYS(getpid), SCMP_SYS(gettid),
+                 SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
+                 SCMP_SYS(exit), SCMP_SYS(exit_group)})
     allow(nr);
   // abort() and LLVM's crash handlers re-raise the signal at themselves only.
   if (rc == 0)
