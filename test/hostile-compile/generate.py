@@ -210,6 +210,10 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 if __name__ == "__main__":
     out, LLVM_AS = sys.argv[1], sys.argv[2]
+    manifest = os.path.join(os.path.dirname(os.path.abspath(__file__)), "MANIFEST")
     os.makedirs(out, exist_ok=True)
     os.chdir(out)
     main()
+    # Next to the inputs, so that a GPU bundle carries both.
+    with open(manifest) as f, open("MANIFEST", "w") as g:
+        g.write(f.read())

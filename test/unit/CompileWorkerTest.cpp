@@ -216,7 +216,7 @@ TEST(CompileWorker, HostileCorpus) {
   ac.timeout = std::chrono::seconds(20);
   auto assembler = CompilePool::create(ac);
   ASSERT_TRUE(assembler.ok());
-  std::ifstream manifest(ATOLL_HOSTILE_MANIFEST);
+  std::ifstream manifest(std::string(ATOLL_HOSTILE_DIR) + "/MANIFEST");
   ASSERT_TRUE(manifest.good());
   int cases = 0;
   for (std::string line; std::getline(manifest, line);) {
