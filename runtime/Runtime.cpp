@@ -436,6 +436,12 @@ RuntimeStats Runtime::stats() const {
   s.memoryCacheHits = state_->memoryHits.load();
   s.diskCacheHits = state_->diskHits.load();
   s.cachedModules = state_->modules.size();
+  if (state_->compilePool) {
+    auto c = state_->compilePool->stats();
+    s.compileWorkersWarm = state_->compilePool->warm();
+    s.compileWorkersStarted = c.started;
+    s.compileWorkerFailures = c.failed;
+  }
   return s;
 }
 

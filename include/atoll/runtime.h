@@ -143,6 +143,9 @@ struct RuntimeStats {
   uint64_t memoryCacheHits = 0;
   uint64_t diskCacheHits = 0;
   uint64_t cachedModules = 0;
+  uint64_t compileWorkersWarm = 0;    // started, initialised, waiting for a request
+  uint64_t compileWorkersStarted = 0;
+  uint64_t compileWorkerFailures = 0; // crashed, hung, over a limit, or a malformed answer
 };
 
 /// A module load in progress (Runtime::loadApplicationAsync). Copyable; the load

@@ -136,6 +136,7 @@ CompilePool::~CompilePool() {
     refill_.join();
   for (Proc &p : idle_)
     destroy(p);
+  reapRetired(true);
   if (wakeFd_ >= 0)
     ::close(wakeFd_);
 }
@@ -216,6 +217,36 @@ void CompilePool::destroy(Proc &p) {
   p.pid = p.fd = -1;
 }
 
+void CompilePool::retire(Proc &p) {
+  if (p.pid > 0) {
+    ::kill(p.pid, SIGKILL);
+    std::lock_guard lock(mutex_);
+    retired_.push_back(p.pid);
+  }
+  if (p.fd >= 0)
+    ::close(p.fd);
+  p.pid = p.fd = -1;
+}
+
+void CompilePool::reapRetired(bool wait) {
+  std::vector<int> pids;
+  {
+    std::lock_guard lock(mutex_);
+    pids.swap(retired_);
+  }
+  std::vector<int> left;
+  for (int pid : pids) {
+    int st;
+    pid_t r;
+    while ((r = ::waitpid(pid, &st, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+    }
+    if (r == 0)
+      left.push_back(pid);
+  }
+  std::lock_guard lock(mutex_);
+  retired_.insert(retired_.end(), left.begin(), left.end());
+}
+
 int CompilePool::reap(Proc &p, Clock::time_point deadline, bool &killed) {
   int st = 0;
   for (;;) {
@@ -261,10 +292,16 @@ void CompilePool::refillLoop() {
       }
       starting_ = starting.size();
     }
+    reapRetired(false);
+    bool zombies;
+    {
+      std::lock_guard lock(mutex_);
+      zombies = !retired_.empty();
+    }
     std::vector<pollfd> fds{{wakeFd_, POLLIN, 0}};
     for (const Proc &p : starting)
       fds.push_back({p.fd, POLLIN, 0});
-    int timeout = backoff ? 1000 : (starting.empty() ? -1 : 100);
+    int timeout = backoff ? 1000 : (starting.empty() && !zombies ? -1 : zombies ? 20 : 100);
     int n = ::poll(fds.data(), fds.size(), timeout);
     if (n < 0 && errno != EINTR)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -329,8 +366,6 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
     if (!idle_.empty()) {
       Proc p = idle_.front();
       idle_.pop_front();
-      lock.unlock();
-      wake(); // start its replacement
       return p;
     }
     if (stopping_)
@@ -351,6 +386,14 @@ Result<Response> CompilePool::run(const Request &request) {
   if (!taken)
     return std::move(taken).error();
   Proc p = *taken;
+  // Its replacement starts when this request is done: a worker initialising (LLVM,
+  // a warm-up compilation) next to the request would slow it down (measured: a cold
+  // load took 2x the in-process time with the replacement started at once on a
+  // loaded 2-core machine).
+  struct Replace {
+    CompilePool *pool;
+    ~Replace() { pool->wake(); }
+  } replace{this};
   // The deadline of the request itself starts once it has a worker.
   deadline = Clock::now() + config_.timeout;
   auto fail = [&](Error e) -> Result<Response> {
@@ -362,8 +405,10 @@ Result<Response> CompilePool::run(const Request &request) {
   Result<std::string> frame = sent ? readFrame(p.fd, config_.maxOutputBytes, deadline)
                                    : Result<std::string>(std::move(sent).error());
   if (frame) {
-    // Single use: whatever it does next, it is done.
-    destroy(p);
+    // Single use: whatever it does next, it is done. Killed now, reaped by the
+    // refill thread: the exit of a process with a large address space takes
+    // milliseconds that the caller need not wait for.
+    retire(p);
     auto resp = decodeResponse(*frame);
     if (!resp)
       return fail(std::move(resp).error());
@@ -387,7 +432,7 @@ Result<Response> CompilePool::run(const Request &request) {
       return fail(Error(ErrorCode::CompileError, fmt::format("{} ({})", why.message(), e.message())));
     return fail(std::move(why));
   }
-  destroy(p);
+  retire(p);
   if (e.code() == ErrorCode::CompileTimeout)
     return fail(classifyExit(0, true, config_));
   return fail(std::move(e));

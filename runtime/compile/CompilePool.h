@@ -83,6 +83,9 @@ private:
   Result<Proc> take(Clock::time_point deadline);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
   static void destroy(Proc &p);
+  /// SIGKILL now; the refill thread reaps it.
+  void retire(Proc &p);
+  void reapRetired(bool wait);
   /// Reaps a process that should end by itself; kills it at the deadline.
   static int reap(Proc &p, Clock::time_point deadline, bool &killed);
 
@@ -90,6 +93,7 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Proc> idle_;
+  std::vector<int> retired_; // killed, not yet reaped
   size_t starting_ = 0;
   bool stopping_ = false;
   unsigned consecutiveStartFailures_ = 0;
