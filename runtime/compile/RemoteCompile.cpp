@@ -63,7 +63,10 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // is ever assembled or loaded.
   if (Status s = validate(entry); !s)
     return std::move(s).error();
-  if (!assemble)
+  // Without an assembler (no nvJitLink in the worker's toolkit) the cubin stays
+  // empty, as in process; the device load then reports it. Known by now: the worker
+  // that answered said whether it had one before it was ever used.
+  if (!assemble || !pool.assemblerAvailable())
     return entry;
   auto a = pool.run(compile::Request(compile::AssembleJob{entry.ptx, arch}));
   if (!a)

@@ -17,7 +17,8 @@ namespace Atoll::detail {
 /// The pool for RuntimeOptions::compileWorkers (path resolved, size defaulted).
 Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOptions &options);
 
-/// Compile request -> validate(entry) -> (with `assemble`) assemble request.
+/// Compile request -> validate(entry) -> (with `assemble`, when the workers have an
+/// assembler) assemble request.
 /// Errors: the toolchain's own (InvalidBitcode, WrongTarget, Refused, CompileError,
 /// as in-process), the validator's (Refused), and the worker's fate
 /// (CompileError: crashed or malformed answer; CompileTimeout; CompileResources).
