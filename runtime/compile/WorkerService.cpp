@@ -143,6 +143,10 @@ Response compile(const CompileJob &job) {
 }
 
 Response assemble(const AssembleJob &job) {
+  // Never load the assembler now: after the filter, nothing can be opened.
+  if (!gAssembler)
+    return Failed{FailureKind::CompileError,
+                  "no PTX assembler in this compile worker (nvJitLink was not loaded)", {}};
   auto cubin = tc::assembleCubin(job.ptx, job.arch);
   if (!cubin)
     return toFailed(cubin.takeError());

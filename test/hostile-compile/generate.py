@@ -203,8 +203,8 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
     w("garbage.ptx", "\x00\x01this is not PTX at all {{{{ ;;;; \n" * 100)
     w("unknown-instruction.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
       ".visible .entry k() {\n  frobnicate.b32 %r1, 7;\n  ret;\n}\n")
-    w("huge-local-array.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
-      ".visible .entry k() {\n  .local .align 8 .b8 buf[4294967295];\n  ret;\n}\n")
+    w("undeclared-register.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
+      ".visible .entry k() {\n  .reg .b32 %r<2>;\n  add.s32 %r1, %r77, %r99;\n  ret;\n}\n")
     w("unterminated-entry.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
       ".visible .entry k(\n" + "  .param .u64 p,\n" * 5000)
 

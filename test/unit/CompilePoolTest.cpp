@@ -166,12 +166,17 @@ TEST(CompilePool, ExitClassification) {
 // the real worker): what a compromised worker would do next kills it.
 TEST(CompilePool, SeccompKillsForbiddenCalls) {
   auto pool = makePool(fakeConfig(2));
-  for (const char *mode : {"seccomp-open", "seccomp-exec", "seccomp-socket", "seccomp-fork",
+  for (const char *mode : {"seccomp-exec", "seccomp-socket", "seccomp-fork",
                            "seccomp-write-other-fd", "seccomp-mprotect-exec",
                            "seccomp-kill-parent"}) {
     SCOPED_TRACE(mode);
     expectError(runMode(*pool, mode), ErrorCode::CompileError, "forbidden system call (seccomp)");
   }
+  // Opening a file fails with EACCES (the worker lives on, with nothing opened).
+  auto open = runMode(*pool, "seccomp-open");
+  ASSERT_TRUE(open.ok()) << open.error().describe();
+  ASSERT_TRUE(std::holds_alternative<Failed>(*open));
+  EXPECT_EQ(std::get<Failed>(*open).message, "open refused");
   // Positive control: the filter allows answering on the socket.
   auto r = runMode(*pool, "seccomp-none");
   ASSERT_TRUE(r.ok()) << r.error().describe();

@@ -76,6 +76,13 @@ bool installSeccomp(int socketFd, std::string &why) {
                  SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigaction),
                  SCMP_SYS(exit), SCMP_SYS(exit_group)})
     allow(nr);
+  // Opening files is refused with EACCES rather than killing: nvJitLink probes for
+  // libcuda.so.1 at assembly time where the driver is missing (measured: openat of
+  // /etc/ld.so.cache), and a library that looks for an optional file must fail
+  // the lookup, not the compilation. Nothing can be opened either way.
+  for (int nr : {SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2)})
+    if (rc == 0)
+      rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
   // abort() and LLVM's crash handlers re-raise the signal at themselves only.
   if (rc == 0)
     rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1,
