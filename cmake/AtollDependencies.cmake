@@ -64,5 +64,18 @@ if(ATOLL_BUILD_TESTS)
   include(GoogleTest)
 endif()
 
+# The compile worker's protocol (FlatBuffers, header-only at run time) and its
+# seccomp filter (libseccomp, linked statically into the worker).
+find_program(ATOLL_FLATC flatc)
+find_path(ATOLL_FLATBUFFERS_INCLUDE_DIR flatbuffers/flatbuffers.h)
+if(NOT ATOLL_FLATC OR NOT ATOLL_FLATBUFFERS_INCLUDE_DIR)
+  atoll_missing("FlatBuffers (flatc and its headers)" "flatbuffers-compiler libflatbuffers-dev")
+endif()
+find_path(ATOLL_SECCOMP_INCLUDE_DIR seccomp.h)
+find_library(ATOLL_SECCOMP_LIBRARY NAMES libseccomp.a seccomp)
+if(NOT ATOLL_SECCOMP_INCLUDE_DIR OR NOT ATOLL_SECCOMP_LIBRARY)
+  atoll_missing("libseccomp" "libseccomp-dev")
+endif()
+
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 find_package(Threads REQUIRED)

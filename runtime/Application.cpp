@@ -3,6 +3,7 @@
 // hidden parameters, nothing outside the allow-list), the driver JIT, and the
 // Application / Kernel classes.
 #include "RuntimeState.h"
+#include "compile/RemoteCompile.h"
 #include "ptx/PtxValidator.h"
 #include "cuda/ModuleCheck.h"
 #include "toolchain/Toolchain.h"
@@ -178,6 +179,25 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
       origin = Application::Origin::DiskCache;
       diskHits++;
     }
+  }
+  if (!entry && compilePool) {
+    // Out of process (RemoteCompile.h): LLVM and the PTX assembler see tenant input
+    // only inside single-use, sandboxed workers.
+    compilations++;
+    compile::CompileJob job;
+    job.bitcode.assign(reinterpret_cast<const char *>(bitcode.data()), bitcode.size());
+    job.name = name;
+    job.clamping = opts.clamping;
+    job.arch = info.targetArch;
+    job.ptxVersion = info.ptxVersion;
+    job.abiVersion = ATOLL_ABI_VERSION;
+    job.optLevel = opts.optLevel;
+    auto fresh = compileInWorkers(*compilePool, std::move(job), hasDevice(), validatePtx);
+    if (!fresh)
+      return readyWith(named(std::move(fresh).error()));
+    if (disk)
+      (void)disk->write(key, *fresh); // best effort
+    entry = std::move(*fresh);
   }
   if (!entry) {
     compilations++;

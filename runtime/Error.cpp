@@ -25,6 +25,8 @@ std::string_view to_string(ErrorCode code) noexcept {
   case ErrorCode::Cancelled: return "cancelled";
   case ErrorCode::FuelExhausted: return "fuel-exhausted";
   case ErrorCode::IoError: return "io-error";
+  case ErrorCode::CompileTimeout: return "compile-timeout";
+  case ErrorCode::CompileResources: return "compile-resources";
   }
   return "unknown";
 }

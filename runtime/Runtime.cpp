@@ -1,6 +1,7 @@
 // Runtime creation and teardown (driver, device, primary context, limits, budget),
 // context-loss bookkeeping, and the thin public Runtime / HostMemory classes.
 #include "RuntimeState.h"
+#include "compile/RemoteCompile.h"
 
 #include "atoll/runtime.h"
 
@@ -121,6 +122,13 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
     state->disk = std::move(*disk);
   } else if (!options.ptxCacheKey.empty()) {
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::ptxCacheKey without ptxCacheDir");
+  }
+
+  if (!options.compileInProcess) {
+    auto pool = startCompilePool(options);
+    if (!pool)
+      return std::move(pool).error();
+    state->compilePool = std::move(*pool);
   }
 
   auto compileOnly = [&]() -> Result<std::shared_ptr<RuntimeState>> {
@@ -428,6 +436,12 @@ RuntimeStats Runtime::stats() const {
   s.memoryCacheHits = state_->memoryHits.load();
   s.diskCacheHits = state_->diskHits.load();
   s.cachedModules = state_->modules.size();
+  if (state_->compilePool) {
+    auto c = state_->compilePool->stats();
+    s.compileWorkersWarm = state_->compilePool->warm();
+    s.compileWorkersStarted = c.started;
+    s.compileWorkerFailures = c.failed;
+  }
   return s;
 }
 

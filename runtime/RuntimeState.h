@@ -8,6 +8,7 @@
 #include "LoadedModule.h"
 #include "ModuleCache.h"
 #include "Worker.h"
+#include "compile/CompilePool.h"
 #include "cuda/DriverApi.h"
 
 #include "atoll/runtime.h"
@@ -100,6 +101,8 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   Worker reclaimer{"atoll-reclaim"};
   Worker loader{"atoll-loader"};
   std::unique_ptr<DiskCache> disk; // null without ptxCacheDir
+  /// The compile workers; null with RuntimeOptions::compileInProcess.
+  std::unique_ptr<compile::CompilePool> compilePool;
 
   std::unique_ptr<CudaArenaBackend> backend;
   std::unique_ptr<ArenaPool> pool;

@@ -21,6 +21,8 @@ echo "== cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 test -f "$prefix/lib/cmake/Atoll/AtollConfig.cmake"
 test -f "$prefix/include/atoll/atoll.h"
+# The sandboxed compile worker, where the installed library looks for it.
+test -x "$prefix/libexec/atoll/atoll-compile-worker"
 
 args=(-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release)
 [ -n "$cxx" ] && args+=(-DCMAKE_CXX_COMPILER="$cxx")

@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++ make python3
   llvm-22-dev llvm-22-tools clang-22 libzstd-dev zlib1g-dev libedit-dev libxml2-dev
   libfmt-dev libgtest-dev
+  libflatbuffers-dev flatbuffers-compiler libseccomp-dev
 )
 
 missing=()

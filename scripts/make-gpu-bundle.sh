@@ -33,5 +33,10 @@ done
     mkdir -p "$out/$(dirname "$bc")"
     cp "$build/$bc" "$out/$bc"
   done
+# The hostile compile corpus (generated at build time; textual IR and PTX too).
+if [ -d "$build/test/hostile-compile" ]; then
+  mkdir -p "$out/test"
+  cp -r "$build/test/hostile-compile" "$out/test/"
+fi
 (cd "$build" && pwd) > "$out/BUILD_DIR"
 du -sh "$out"

@@ -11,10 +11,16 @@
 //    same bytes (a memory-cache hit).
 // 3. With a device: the cold load including the driver's JIT (cuModuleLoadData),
 //    and the cache hit of a device runtime.
+// 4. Compile workers (issue 14): per kernel, the cold load through a warm pool of
+//    sandboxed workers against the in-process toolchain (2. above); then 16
+//    different kernels loaded at once from 16 threads, in-process and through the
+//    pool (default size: the number of cores).
 #include "Bench.h"
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
+#include <atomic>
 
 #ifdef ATOLL_BENCH_WITH_TOOLCHAIN
 #include "toolchain/Toolchain.h"
@@ -45,6 +51,37 @@ std::string cell(double v, int precision = 2) {
 
 double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// Waits (up to 20 s) until the runtime's compile pool has `n` warm workers, so that
+/// a cold load measures the request, not the start of the pool.
+void waitWarm(Atoll::Runtime &rt, uint64_t n) {
+  auto until = Clock::now() + std::chrono::seconds(20);
+  while (rt.stats().compileWorkersWarm < n && Clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+/// 16 different kernels loaded at once from 16 threads into one fresh runtime; ms.
+double parallelLoads(const Options &opts, const std::string &arch, bool inProcess,
+                     const std::vector<std::vector<uint8_t>> &inputs) {
+  Atoll::RuntimeOptions ro;
+  ro.compileOnly = true;
+  ro.targetArch = arch;
+  ro.compileInProcess = inProcess;
+  auto rt = take(Atoll::Runtime::create(ro), "creating a compile-only runtime");
+  if (!inProcess)
+    waitWarm(*rt, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  auto t = Clock::now();
+  for (const auto &bytes : inputs)
+    threads.emplace_back([&, b = &bytes] { failures += !rt->loadApplication(b->data(), b->size()); });
+  for (auto &th : threads)
+    th.join();
+  double ms = msSince(t);
+  if (failures)
+    fail("parallel loads failed");
+  return ms;
 }
 
 #ifdef ATOLL_BENCH_WITH_TOOLCHAIN
@@ -138,9 +175,11 @@ void runCompile(Context &ctx) {
   else
     kernels.assign(std::begin(kAllKernels), std::end(kAllKernels));
 
-  log("%-16s %10s %10s %9s %8s | %12s %10s | %12s %10s", "kernel", "native ms", "harden ms",
-      "passes ms", "share", "rt cold ms", "rt hit us", "dev cold ms", "dev hit us");
-  std::vector<double> shares, nativeTotals, hardenedTotals, coldLoads, hits, devCold, devHits;
+  log("%-16s %10s %10s %9s %8s | %12s %12s %10s | %12s %10s", "kernel", "native ms",
+      "harden ms", "passes ms", "share", "rt cold ms", "worker ms", "rt hit us", "dev cold ms",
+      "dev hit us");
+  std::vector<double> shares, nativeTotals, hardenedTotals, coldLoads, hits, devCold, devHits,
+      workerCold;
   for (const std::string &name : kernels) {
     if (budget.spent()) {
       res.error("compile", "time budget spent: skipped the remaining kernels from " + name);
@@ -184,6 +223,7 @@ void runCompile(Context &ctx) {
         Atoll::RuntimeOptions ro;
         ro.compileOnly = true;
         ro.targetArch = arch;
+        ro.compileInProcess = true;
         auto rt = take(Atoll::Runtime::create(ro), "creating a compile-only runtime");
         auto t = Clock::now();
         auto app = take(rt->loadApplication(bytes.data(), bytes.size()), "loading " + name);
@@ -200,7 +240,26 @@ void runCompile(Context &ctx) {
           }
         }
       }
+      // The same cold load through a warm pool of compile workers.
+      std::vector<double> wcold;
+      for (int r = 0; r < reps; ++r) {
+        Atoll::RuntimeOptions ro;
+        ro.compileOnly = true;
+        ro.targetArch = arch;
+        ro.compileWorkers.poolSize = 2;
+        auto rt = take(Atoll::Runtime::create(ro), "creating a compile-only runtime (workers)");
+        waitWarm(*rt, 2);
+        auto t = Clock::now();
+        take(rt->loadApplication(bytes.data(), bytes.size()), "loading " + name + " (worker)");
+        wcold.push_back(msSince(t));
+      }
+      double workerMs = median(wcold);
+      k["worker_cold_load_ms"] = summary(wcold);
+      workerCold.push_back(workerMs);
+      res.row("compile", name, "worker", "cold_load_ms", workerMs, "ms");
       double coldMs = median(cold), hitUs = median(hit);
+      k["worker_over_in_process"] = workerMs / coldMs;
+      res.row("compile", name, "worker", "over_in_process", workerMs / coldMs, "");
       k["runtime_cold_load_ms"] = summary(cold);
       k["runtime_cache_hit_us"] = summary(hit);
       coldLoads.push_back(coldMs);
@@ -214,6 +273,7 @@ void runCompile(Context &ctx) {
         Atoll::RuntimeOptions ro;
         ro.deviceOrdinal = opts.device;
         auto rt = take(Atoll::Runtime::create(ro), "creating a device runtime");
+        waitWarm(*rt, 1);
         auto t = Clock::now();
         auto app = take(rt->loadApplication(bytes.data(), bytes.size()), "loading " + name);
         devColdMs = msSince(t);
@@ -233,10 +293,10 @@ void runCompile(Context &ctx) {
         if (ctx.gpu)
           ctx.gpu->makeCurrent();
       }
-      log("%-16s %10s %10s %9s %8s | %12s %10s | %12s %10s", name.c_str(),
+      log("%-16s %10s %10s %9s %8s | %12s %12s %10s | %12s %10s", name.c_str(),
           cell(nativeMs).c_str(), cell(hardMs).c_str(), cell(passMs).c_str(),
           (std::isfinite(share) ? cell(share * 100, 1) + "%" : cell(share)).c_str(),
-          cell(coldMs).c_str(), cell(hitUs).c_str(), cell(devColdMs).c_str(),
+          cell(coldMs).c_str(), cell(workerMs).c_str(), cell(hitUs).c_str(), cell(devColdMs).c_str(),
           cell(devHitUs).c_str());
     } catch (const std::exception &e) {
       k["error"] = e.what();
@@ -245,8 +305,32 @@ void runCompile(Context &ctx) {
     out["kernels"].push_back(std::move(k));
   }
 
+  // 16 different kernels at once, in-process and through the worker pool.
+  double par16In = NAN, par16Worker = NAN;
+  if (!budget.spent()) {
+    try {
+      std::vector<std::vector<uint8_t>> inputs;
+      for (const char *name : kAllKernels)
+        inputs.push_back(readBitcode(opts, name));
+      par16In = parallelLoads(opts, arch, true, inputs);
+      par16Worker = parallelLoads(opts, arch, false, inputs);
+      out["parallel16_in_process_ms"] = par16In;
+      out["parallel16_worker_ms"] = par16Worker;
+      res.row("compile", "parallel16", "in-process", "wall_ms", par16In, "ms");
+      res.row("compile", "parallel16", "worker", "wall_ms", par16Worker, "ms");
+      log("16 parallel cold loads (16 kernels, %u cores): in-process %.1f ms, workers %.1f ms",
+          std::thread::hardware_concurrency(), par16In, par16Worker);
+    } catch (const std::exception &e) {
+      res.error("compile", e.what());
+    }
+  }
+
   Json &s = out["summary"];
   s["kernels"] = kernels.size();
+  if (!workerCold.empty()) {
+    s["worker_cold_load_ms_median"] = median(workerCold);
+    s["worker_over_in_process_median"] = median(workerCold) / median(coldLoads);
+  }
   s["runtime_cold_load_ms_median"] = median(coldLoads);
   s["runtime_cache_hit_us_median"] = median(hits);
   if (!devCold.empty()) {
@@ -278,6 +362,18 @@ void runCompile(Context &ctx) {
                   sumH / sumN);
     line += buf;
     res.row("compile", "all", "hardened", "passes_share_median", median(shares), "");
+  }
+  if (!workerCold.empty()) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; through compile workers: cold %.2f ms (%.2fx in-process)",
+                  median(workerCold), median(workerCold) / median(coldLoads));
+    line += buf;
+  }
+  if (std::isfinite(par16Worker)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "; 16 parallel loads: in-process %.0f ms, workers %.0f ms",
+                  par16In, par16Worker);
+    line += buf;
   }
   if (!devHits.empty()) {
     char buf[120];

@@ -21,7 +21,7 @@ enum class ErrorCode {
   InvalidBitcode,    // the bytes are not (valid) LLVM bitcode or IR
   WrongTarget,       // the module is not for nvptx64-nvidia-cuda
   Refused,           // the hardening passes refused the module (detail: diagnostics)
-  CompileError,      // LLVM failed to optimise or generate PTX
+  CompileError,      // LLVM failed to optimise or generate PTX, or the compile worker crashed
   JitError,          // the driver refused the PTX (detail: JIT log)
   NotFound,          // no kernel/buffer/file of that name
   OutOfArena,        // a copy or buffer range leaves its buffer or arena
@@ -32,6 +32,8 @@ enum class ErrorCode {
   IoError,           // reading or writing a file failed
   Cancelled,         // the work was cancelled (Pipeline::cancel) before it finished
   FuelExhausted,     // a kernel thread spent its LaunchConfig::fuel and ended early
+  CompileTimeout,    // the compile worker passed its wall-clock deadline and was killed
+  CompileResources,  // the compile worker exceeded its memory, CPU time or output limit
 };
 
 /// Stable lower-case name of a code, e.g. "out-of-arena".

@@ -35,6 +35,27 @@ namespace detail {
 struct LoadSlot;
 } // namespace detail
 
+/// The sandboxed compile workers (docs/architecture.md, "The compile worker"): every
+/// compilation of tenant bitcode, and every PTX -> cubin assembly, runs in a
+/// single-use atoll-compile-worker process under these limits.
+struct CompileWorkerOptions {
+  /// The atoll-compile-worker executable. Empty: next to libatoll_runtime
+  /// (<libdir>/../libexec/atoll/, then <libdir>/../bin/).
+  std::string path;
+  /// Warm workers kept started (each serves one request, then a fresh one is
+  /// started). 0 = the number of cores.
+  size_t poolSize = 0;
+  /// Address space of a worker (RLIMIT_AS); past it: CompileResources.
+  uint64_t memoryLimit = uint64_t(4) << 30;
+  /// CPU time of a worker (RLIMIT_CPU); past it: CompileResources.
+  uint32_t cpuLimitSeconds = 60;
+  /// Wall-clock limit of one request; the worker is then killed: CompileTimeout.
+  std::chrono::milliseconds timeout{120000};
+  /// Largest answer accepted from a worker (PTX, signatures, cubin); past it:
+  /// CompileResources.
+  uint32_t maxOutputBytes = 256u << 20;
+};
+
 struct RuntimeOptions {
   /// Which CUDA device (ordinal) to use.
   int deviceOrdinal = 0;
@@ -67,6 +88,11 @@ struct RuntimeOptions {
   std::string ptxCacheKey;
   /// libdevice.10.bc; empty = the one of the configured CUDA toolkit.
   std::string libdevicePath;
+  /// Compile in the service process instead of in compile workers: for debugging
+  /// only (a crash of LLVM or of the PTX assembler then takes the service down).
+  bool compileInProcess = false;
+  /// The compile workers (unless compileInProcess).
+  CompileWorkerOptions compileWorkers;
   /// Synchronisation timeout when neither the pipeline nor the application sets one.
   std::chrono::milliseconds defaultTimeout{10000};
   /// At shutdown, how long to wait for quarantined arenas (wedged work) to drain.
@@ -118,6 +144,9 @@ struct RuntimeStats {
   uint64_t memoryCacheHits = 0;
   uint64_t diskCacheHits = 0;
   uint64_t cachedModules = 0;
+  uint64_t compileWorkersWarm = 0;    // started, initialised, waiting for a request
+  uint64_t compileWorkersStarted = 0;
+  uint64_t compileWorkerFailures = 0; // crashed, hung, over a limit, or a malformed answer
 };
 
 /// A module load in progress (Runtime::loadApplicationAsync). Copyable; the load

@@ -73,7 +73,10 @@ bool usesLibdevice(const Module &M) {
 /// with a lazily read libdevice keeps this at a few milliseconds).
 Error linkLibdevice(Module &M, const CompileOptions &Opts, DiagnosticCollector &Diags) {
   std::string Path = Opts.LibdevicePath.empty() ? ATOLL_DEFAULT_LIBDEVICE : Opts.LibdevicePath;
-  auto Buf = MemoryBuffer::getFile(Path);
+  auto Buf = Opts.LibdeviceBitcode.empty()
+                 ? MemoryBuffer::getFile(Path)
+                 : ErrorOr<std::unique_ptr<MemoryBuffer>>(MemoryBuffer::getMemBuffer(
+                       Opts.LibdeviceBitcode, Path, /*RequiresNullTerminator=*/false));
   if (!Buf)
     return makeError(FailureKind::CompileError,
                      "cannot read libdevice '" + Path + "': " + Buf.getError().message() +

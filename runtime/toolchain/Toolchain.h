@@ -55,6 +55,9 @@ struct CompileOptions {
   std::string GpuArch = "sm_90";   // -mcpu for the NVPTX backend
   std::string PtxVersion;          // e.g. "+ptx86"; empty = the backend's default for GpuArch
   std::string LibdevicePath;       // empty = the configured CUDA toolkit's libdevice.10.bc
+  /// libdevice already in memory (LibdevicePath then only names it in messages):
+  /// the compile worker reads it before its seccomp filter forbids opening files.
+  llvm::StringRef LibdeviceBitcode;
   unsigned OptLevel = 2;           // optimisation before hardening (0-3)
   bool Harden = true;              // false only for native baselines (benchmarks)
   bool Preempt = true;             // false only to measure the checks' cost (benchmarks)

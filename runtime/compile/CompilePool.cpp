@@ -1,0 +1,441 @@
+#include "compile/CompilePool.h"
+#include "compile/WorkerEntry.h"
+
+#include <fmt/format.h>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+extern char **environ;
+
+namespace Atoll::detail::compile {
+namespace {
+
+/// A worker must be ready (initialised, filtered) within this.
+constexpr auto kStartTimeout = std::chrono::seconds(60);
+/// The Ready frame is tiny.
+constexpr uint32_t kMaxReadyFrame = 4096;
+
+bool executable(const std::string &path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+/// What the worker may see of the service's environment: where the toolkit is
+/// (nvJitLink, libdevice) and where the library is. Nothing else.
+std::vector<std::string> workerEnvironment() {
+  std::vector<std::string> env;
+  for (const char *var : {"ATOLL_CUDA_PATH", "CUDA_HOME", "LD_LIBRARY_PATH"})
+    if (const char *v = std::getenv(var))
+      env.push_back(fmt::format("{}={}", var, v));
+  env.push_back("LC_ALL=C");
+  return env;
+}
+
+std::string signalName(int sig) {
+  const char *abbrev = sigabbrev_np(sig);
+  return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
+}
+
+} // namespace
+
+Error classifyExit(int st, bool killedByUs, const PoolConfig &config) {
+  if (killedByUs)
+    return Error(ErrorCode::CompileTimeout,
+                 fmt::format("the compile worker did not finish within {} ms and was killed",
+                             config.timeout.count()));
+  if (WIFEXITED(st)) {
+    int code = WEXITSTATUS(st);
+    if (code == ATOLL_WORKER_EXIT_RESOURCES)
+      return Error(ErrorCode::CompileResources,
+                   fmt::format("the compile worker ran out of memory (limit {} MiB)",
+                               config.memoryLimit >> 20));
+    return Error(ErrorCode::CompileError,
+                 fmt::format("the compile worker exited with status {} without an answer", code));
+  }
+  if (WIFSIGNALED(st)) {
+    int sig = WTERMSIG(st);
+    // RLIMIT_CPU: SIGXCPU at the soft limit, SIGKILL (from the kernel) at the hard one.
+    if (sig == SIGXCPU || sig == SIGKILL)
+      return Error(ErrorCode::CompileResources,
+                   fmt::format("the compile worker exceeded its CPU time limit of {} s ({})",
+                               config.cpuLimitSeconds, signalName(sig)));
+    if (sig == SIGSYS)
+      return Error(ErrorCode::CompileError,
+                   "the compile worker was killed for a forbidden system call (seccomp)");
+    return Error(ErrorCode::CompileError,
+                 fmt::format("the compile worker crashed ({})", signalName(sig)));
+  }
+  return Error(ErrorCode::CompileError, "the compile worker ended without an answer");
+}
+
+std::string CompilePool::defaultWorkerPath() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void *>(&CompilePool::defaultWorkerPath), &info) ||
+      !info.dli_fname)
+    return {};
+  std::error_code ec;
+  auto lib = std::filesystem::canonical(info.dli_fname, ec);
+  if (ec)
+    return {};
+  auto dir = lib.parent_path();
+  for (auto candidate : {dir / ".." / "libexec" / "atoll" / "atoll-compile-worker",
+                         dir / ".." / "bin" / "atoll-compile-worker"}) {
+    auto p = candidate.lexically_normal().string();
+    if (executable(p))
+      return p;
+  }
+  return {};
+}
+
+Result<std::unique_ptr<CompilePool>> CompilePool::create(PoolConfig config) {
+  if (config.workerPath.empty() || !executable(config.workerPath))
+    return Error(ErrorCode::InvalidArgument,
+                 fmt::format("the compile worker '{}' is not an executable file: install "
+                             "atoll-compile-worker with the runtime, set "
+                             "RuntimeOptions::compileWorkers.path, or set compileInProcess",
+                             config.workerPath));
+  if (config.size == 0)
+    config.size = 1;
+  if (config.memoryLimit < (256ull << 20))
+    return Error(ErrorCode::InvalidArgument, "compileWorkers.memoryLimit is below 256 MiB");
+  if (config.cpuLimitSeconds == 0 || config.timeout.count() <= 0 || config.maxOutputBytes < 4096)
+    return Error(ErrorCode::InvalidArgument,
+                 "compileWorkers: cpuLimitSeconds, timeout and maxOutputBytes must be positive "
+                 "(maxOutputBytes at least 4096)");
+  std::unique_ptr<CompilePool> pool(new CompilePool(std::move(config)));
+  pool->wakeFd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (pool->wakeFd_ < 0)
+    return Error(ErrorCode::IoError, fmt::format("eventfd: {}", std::strerror(errno)));
+  pool->refill_ = std::thread([p = pool.get()] { p->refillLoop(); });
+  return pool;
+}
+
+CompilePool::CompilePool(PoolConfig config) : config_(std::move(config)) {}
+
+CompilePool::~CompilePool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake();
+  ready_.notify_all();
+  if (refill_.joinable())
+    refill_.join();
+  for (Proc &p : idle_)
+    destroy(p);
+  reapRetired(true);
+  if (wakeFd_ >= 0)
+    ::close(wakeFd_);
+}
+
+void CompilePool::wake() {
+  uint64_t one = 1;
+  if (wakeFd_ >= 0)
+    (void)!::write(wakeFd_, &one, sizeof one);
+}
+
+size_t CompilePool::warm() const {
+  std::lock_guard lock(mutex_);
+  return idle_.size();
+}
+
+CompilePool::Stats CompilePool::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+Result<CompilePool::Proc> CompilePool::spawn() {
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return Error(ErrorCode::IoError, fmt::format("socketpair: {}", std::strerror(errno)));
+  std::vector<std::string> args = {config_.workerPath, fmt::format("--parent={}", ::getpid()),
+                                   fmt::format("--memory={}", config_.memoryLimit),
+                                   fmt::format("--cpu={}", config_.cpuLimitSeconds)};
+  if (!config_.libdevicePath.empty())
+    args.push_back("--libdevice=" + config_.libdevicePath);
+  args.insert(args.end(), config_.extraArgs.begin(), config_.extraArgs.end());
+  std::vector<std::string> env = workerEnvironment();
+  std::vector<char *> argv, envp;
+  for (auto &a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (auto &e : env)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawnattr_init(&attr);
+  // The socket becomes fd 3 first (in case it is one of 0-2), then stdio is
+  // /dev/null and everything else is closed.
+  posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+  for (int fd = 0; fd < 3; ++fd)
+    posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&fa, 4);
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  pid_t pid = -1;
+  int rc = ::posix_spawn(&pid, config_.workerPath.c_str(), &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  ::close(sv[1]);
+  if (rc != 0) {
+    ::close(sv[0]);
+    return Error(ErrorCode::IoError, fmt::format("cannot start the compile worker '{}': {}",
+                                                 config_.workerPath, std::strerror(rc)));
+  }
+  return Proc{pid, sv[0], Clock::now()};
+}
+
+void CompilePool::destroy(Proc &p) {
+  if (p.pid > 0) {
+    ::kill(p.pid, SIGKILL);
+    int st;
+    while (::waitpid(p.pid, &st, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (p.fd >= 0)
+    ::close(p.fd);
+  p.pid = p.fd = -1;
+}
+
+void CompilePool::retire(Proc &p) {
+  if (p.pid > 0) {
+    ::kill(p.pid, SIGKILL);
+    std::lock_guard lock(mutex_);
+    retired_.push_back(p.pid);
+  }
+  if (p.fd >= 0)
+    ::close(p.fd);
+  p.pid = p.fd = -1;
+}
+
+void CompilePool::reapRetired(bool wait) {
+  std::vector<int> pids;
+  {
+    std::lock_guard lock(mutex_);
+    pids.swap(retired_);
+  }
+  std::vector<int> left;
+  for (int pid : pids) {
+    int st;
+    pid_t r;
+    while ((r = ::waitpid(pid, &st, wait ? 0 : WNOHANG)) < 0 && errno == EINTR) {
+    }
+    if (r == 0)
+      left.push_back(pid);
+  }
+  std::lock_guard lock(mutex_);
+  retired_.insert(retired_.end(), left.begin(), left.end());
+}
+
+int CompilePool::reap(Proc &p, Clock::time_point deadline, bool &killed) {
+  int st = 0;
+  for (;;) {
+    pid_t r = ::waitpid(p.pid, &st, WNOHANG);
+    if (r == p.pid || (r < 0 && errno != EINTR))
+      break;
+    if (Clock::now() >= deadline) {
+      ::kill(p.pid, SIGKILL);
+      killed = true;
+      while (::waitpid(p.pid, &st, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  p.pid = -1;
+  ::close(p.fd);
+  p.fd = -1;
+  return st;
+}
+
+void CompilePool::refillLoop() {
+  std::vector<Proc> starting;
+  for (;;) {
+    bool backoff = false;
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_)
+        break;
+      // After repeated start failures, retry slowly (a missing toolkit must not spin).
+      backoff = consecutiveStartFailures_ >= 3;
+      while (!backoff && idle_.size() + starting.size() < config_.size) {
+        auto p = spawn();
+        if (!p) {
+          lastStartError_ = p.error().message();
+          stats_.startFailures++;
+          consecutiveStartFailures_++;
+          ready_.notify_all();
+          break;
+        }
+        stats_.started++;
+        starting.push_back(*p);
+      }
+      starting_ = starting.size();
+    }
+    reapRetired(false);
+    bool zombies;
+    {
+      std::lock_guard lock(mutex_);
+      zombies = !retired_.empty();
+    }
+    std::vector<pollfd> fds{{wakeFd_, POLLIN, 0}};
+    for (const Proc &p : starting)
+      fds.push_back({p.fd, POLLIN, 0});
+    int timeout = backoff ? 1000 : (starting.empty() && !zombies ? -1 : zombies ? 20 : 100);
+    int n = ::poll(fds.data(), fds.size(), timeout);
+    if (n < 0 && errno != EINTR)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (fds[0].revents) {
+      uint64_t v;
+      (void)!::read(wakeFd_, &v, sizeof v);
+    }
+    if (backoff) {
+      std::lock_guard lock(mutex_);
+      consecutiveStartFailures_ = 2; // one more attempt
+    }
+    auto now = Clock::now();
+    std::vector<Proc> still;
+    for (size_t i = 0; i < starting.size(); ++i) {
+      Proc &p = starting[i];
+      if (!fds[i + 1].revents) {
+        if (now - p.started > kStartTimeout) {
+          destroy(p);
+          std::lock_guard lock(mutex_);
+          lastStartError_ = "the compile worker did not become ready in time";
+          stats_.startFailures++;
+          consecutiveStartFailures_++;
+          ready_.notify_all();
+        } else {
+          still.push_back(p);
+        }
+        continue;
+      }
+      // The Ready frame (or the Failed frame of a failed initialisation).
+      auto frame = readFrame(p.fd, kMaxReadyFrame, now + std::chrono::seconds(5));
+      std::optional<Response> resp;
+      if (frame)
+        if (auto r = decodeResponse(*frame))
+          resp = std::move(*r);
+      std::lock_guard lock(mutex_);
+      if (resp && std::holds_alternative<Ready>(*resp)) {
+        assembler_.store(std::get<Ready>(*resp).assembler);
+        consecutiveStartFailures_ = 0;
+        idle_.push_back(p);
+        ready_.notify_one();
+        continue;
+      }
+      if (resp && std::holds_alternative<Failed>(*resp))
+        lastStartError_ = "the compile worker failed to initialise: " +
+                          std::get<Failed>(*resp).message;
+      else
+        lastStartError_ = "the compile worker did not say it was ready";
+      destroy(p);
+      stats_.startFailures++;
+      consecutiveStartFailures_++;
+      ready_.notify_all();
+    }
+    starting = std::move(still);
+  }
+  for (Proc &p : starting)
+    destroy(p);
+}
+
+Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (!idle_.empty()) {
+      Proc p = idle_.front();
+      idle_.pop_front();
+      return p;
+    }
+    if (stopping_)
+      return Error(ErrorCode::CompileError, "the compile pool is shutting down");
+    if (consecutiveStartFailures_ >= 3)
+      return Error(ErrorCode::CompileError,
+                   fmt::format("no compile worker could be started: {}", lastStartError_));
+    if (ready_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty())
+      return Error(ErrorCode::CompileTimeout,
+                   fmt::format("no compile worker became available within {} ms",
+                               config_.timeout.count()));
+  }
+}
+
+Result<Response> CompilePool::run(const Request &request) {
+  auto deadline = Clock::now() + config_.timeout;
+  auto taken = take(deadline);
+  if (!taken)
+    return std::move(taken).error();
+  Proc p = *taken;
+  // Its replacement starts when this request is done: a worker initialising (LLVM,
+  // a warm-up compilation) next to the request would slow it down (measured: a cold
+  // load took 2x the in-process time with the replacement started at once on a
+  // loaded 2-core machine).
+  struct Replace {
+    CompilePool *pool;
+    ~Replace() { pool->wake(); }
+  } replace{this};
+  // The deadline of the request itself starts once it has a worker.
+  deadline = Clock::now() + config_.timeout;
+  auto fail = [&](Error e) -> Result<Response> {
+    std::lock_guard lock(mutex_);
+    stats_.failed++;
+    return e;
+  };
+  Status sent = writeAll(p.fd, encodeRequest(request), deadline);
+  Result<std::string> frame = sent ? readFrame(p.fd, config_.maxOutputBytes, deadline)
+                                   : Result<std::string>(std::move(sent).error());
+  if (frame) {
+    // Single use: whatever it does next, it is done. Killed now, reaped by the
+    // refill thread: the exit of a process with a large address space takes
+    // milliseconds that the caller need not wait for.
+    retire(p);
+    auto resp = decodeResponse(*frame);
+    if (!resp)
+      return fail(std::move(resp).error());
+    if (std::holds_alternative<Ready>(*resp))
+      return fail(Error(ErrorCode::CompileError,
+                        "the compile worker sent Ready instead of an answer"));
+    std::lock_guard lock(mutex_);
+    stats_.served++;
+    return resp;
+  }
+  Error e = std::move(frame).error();
+  if (e.code() == ErrorCode::CompileError) {
+    // End of stream: the worker died. Its exit status says how.
+    bool killed = false;
+    int st = reap(p, std::min(deadline, Clock::now() + std::chrono::seconds(2)), killed);
+    if (killed)
+      return fail(std::move(e));
+    Error why = classifyExit(st, false, config_);
+    if (WIFEXITED(st) && why.code() == ErrorCode::CompileError)
+      // It ended by itself after a bad frame: say both.
+      return fail(Error(ErrorCode::CompileError, fmt::format("{} ({})", why.message(), e.message())));
+    return fail(std::move(why));
+  }
+  retire(p);
+  if (e.code() == ErrorCode::CompileTimeout)
+    return fail(classifyExit(0, true, config_));
+  return fail(std::move(e));
+}
+
+} // namespace Atoll::detail::compile

@@ -1,0 +1,107 @@
+// The service side of the compile workers: a pool of warm, single-use
+// atoll-compile-worker processes (started, initialised, under seccomp, waiting on
+// their socket). Each request takes one worker, which serves it and exits; a fresh
+// one is started in the background. A worker that parsed hostile input may be
+// compromised, so it never sees a second request; its answer is untrusted data
+// (Protocol.h decodes it defensively).
+#pragma once
+
+#include "compile/Protocol.h"
+
+#include "atoll/runtime.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace Atoll::detail::compile {
+
+struct PoolConfig {
+  std::string workerPath;       // resolved (see defaultWorkerPath)
+  size_t size = 1;              // warm workers kept
+  uint64_t memoryLimit = 4ull << 30;
+  uint32_t cpuLimitSeconds = 60;
+  std::chrono::milliseconds timeout{120000};
+  uint32_t maxOutputBytes = 256u << 20;
+  std::string libdevicePath;    // empty = the worker's configured one
+  /// Extra arguments for the worker (tests' stand-in workers only; the runtime never
+  /// sets them).
+  std::vector<std::string> extraArgs;
+};
+
+/// Classification of a worker that ended without a valid answer (exposed for tests).
+Error classifyExit(int waitStatus, bool killedByUs, const PoolConfig &config);
+
+class CompilePool {
+public:
+  /// Resolves nothing: `config.workerPath` must name an executable (InvalidArgument
+  /// otherwise). Starts the background thread that keeps `size` workers warm.
+  static Result<std::unique_ptr<CompilePool>> create(PoolConfig config);
+  ~CompilePool();
+  CompilePool(const CompilePool &) = delete;
+  CompilePool &operator=(const CompilePool &) = delete;
+
+  /// One request on one fresh worker. The worker's own refusals come back as a
+  /// Failed response; a crashed, hung or over-limit worker is CompileError /
+  /// CompileTimeout / CompileResources (messages name no application: the caller
+  /// adds it).
+  Result<Response> run(const Request &request);
+
+  /// The default worker path next to the library holding this code:
+  /// <libdir>/../libexec/atoll/atoll-compile-worker, else <libdir>/../bin/...
+  /// (build tree and GPU bundle). Empty when neither exists.
+  static std::string defaultWorkerPath();
+
+  struct Stats {
+    uint64_t started = 0;   // workers spawned
+    uint64_t served = 0;    // requests answered with a valid response
+    uint64_t failed = 0;    // requests whose worker crashed, hung or exceeded a limit
+    uint64_t startFailures = 0;
+  };
+  Stats stats() const;
+  /// Whether the last worker that became ready has an assembler (nvJitLink).
+  bool assemblerAvailable() const { return assembler_.load(); }
+  size_t warm() const;
+
+private:
+  struct Proc {
+    int pid = -1;
+    int fd = -1;
+    std::chrono::steady_clock::time_point started;
+  };
+  explicit CompilePool(PoolConfig config);
+  Result<Proc> spawn();
+  void refillLoop();
+  void wake();
+  Result<Proc> take(Clock::time_point deadline);
+  /// SIGKILL and reap (never blocks for long: the process is killed first).
+  static void destroy(Proc &p);
+  /// SIGKILL now; the refill thread reaps it.
+  void retire(Proc &p);
+  void reapRetired(bool wait);
+  /// Reaps a process that should end by itself; kills it at the deadline.
+  static int reap(Proc &p, Clock::time_point deadline, bool &killed);
+
+  const PoolConfig config_;
+  mutable std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Proc> idle_;
+  std::vector<int> retired_; // killed, not yet reaped
+  size_t starting_ = 0;
+  bool stopping_ = false;
+  unsigned consecutiveStartFailures_ = 0;
+  std::string lastStartError_;
+  std::atomic<bool> assembler_{false};
+  Stats stats_;
+  int wakeFd_ = -1;
+  std::thread refill_;
+};
+
+} // namespace Atoll::detail::compile

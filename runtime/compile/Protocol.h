@@ -1,0 +1,96 @@
+// The compile worker's protocol (Protocol.fbs): plain C++ messages, their
+// FlatBuffers encoding in length-prefixed frames, and frame I/O on a socket with a
+// deadline. Decoding a response is defensive: the worker parsed hostile input and
+// may be compromised, so a malformed, truncated, oversize or wrong-version frame is
+// a typed error (CompileError / CompileResources), never a crash.
+#pragma once
+
+#include "atoll/application.h"
+#include "atoll/error.h"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace Atoll::detail::compile {
+
+/// Bumped on every incompatible change of Protocol.fbs.
+inline constexpr uint32_t kProtocolVersion = 1;
+/// "ATWK" (little-endian), then the u32 payload length.
+inline constexpr uint32_t kFrameMagic = 0x4b575441;
+inline constexpr size_t kFrameHeaderBytes = 8;
+/// Structural bounds of a response besides its byte size (kernels per module,
+/// parameters per kernel): far above anything real, low enough to bound the work.
+inline constexpr size_t kMaxKernels = 100000;
+inline constexpr size_t kMaxParams = 4096;
+
+struct CompileJob {
+  std::string bitcode;
+  std::string name;
+  Clamping clamping = Clamping::MaskBased;
+  std::string arch = "sm_90";
+  std::string ptxVersion;
+  uint32_t abiVersion = 0;
+  unsigned optLevel = 2;
+  bool harden = true;
+  bool preempt = true;
+  bool wantReport = false;
+};
+
+struct AssembleJob {
+  std::string ptx;
+  std::string arch;
+};
+
+using Request = std::variant<CompileJob, AssembleJob>;
+
+/// The toolchain's own refusals and errors, passed through (toolchain::FailureKind).
+enum class FailureKind : uint8_t { InvalidInput, WrongTarget, Refused, CompileError };
+
+struct Compiled {
+  std::string ptx;
+  std::vector<KernelInfo> kernels;
+  std::string report; // hardening report (JSON), when asked for
+};
+struct Assembled {
+  std::string cubin;
+};
+struct Failed {
+  FailureKind kind = FailureKind::CompileError;
+  std::string message;
+  std::string diagnostics;
+};
+struct Ready {
+  bool assembler = false;
+};
+
+using Response = std::variant<Compiled, Assembled, Failed, Ready>;
+
+/// The whole frame (header and payload).
+std::string encodeRequest(const Request &request);
+std::string encodeResponse(const Response &response);
+
+/// Checks a frame header: the magic, and a length of at most `maxPayload`
+/// (CompileResources past it, CompileError for a wrong magic).
+Result<uint32_t> parseFrameHeader(std::string_view header, uint32_t maxPayload);
+
+/// Verifies and decodes a payload (without its header). CompileError for anything
+/// malformed or of another protocol version.
+Result<Request> decodeRequest(std::string_view payload);
+Result<Response> decodeResponse(std::string_view payload);
+
+using Clock = std::chrono::steady_clock;
+
+/// Writes all of `bytes` (send with MSG_NOSIGNAL: a dead peer is an error, not a
+/// SIGPIPE) by `deadline`. CompileTimeout past it, CompileError when the peer is gone.
+Status writeAll(int fd, std::string_view bytes, Clock::time_point deadline);
+/// Reads one frame's payload, at most `maxPayload` bytes, by `deadline`.
+/// CompileTimeout past the deadline, CompileResources for an oversize frame,
+/// CompileError for end of stream (truncated) or a wrong magic.
+Result<std::string> readFrame(int fd, uint32_t maxPayload, Clock::time_point deadline);
+
+} // namespace Atoll::detail::compile

@@ -1,0 +1,29 @@
+// The runtime's use of the compile workers: compile in one worker, validate the PTX
+// here (ptx/PtxValidator, against the signatures), assemble the validated PTX into
+// a cubin in another worker. Everything a worker returns is untrusted data.
+#pragma once
+
+#include "ModuleCache.h"
+#include "compile/CompilePool.h"
+
+#include "atoll/runtime.h"
+
+#include <functional>
+#include <memory>
+#include <span>
+
+namespace Atoll::detail {
+
+/// The pool for RuntimeOptions::compileWorkers (path resolved, size defaulted).
+Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOptions &options);
+
+/// Compile request -> validate(entry) -> (with `assemble`, when the workers have an
+/// assembler) assemble request.
+/// Errors: the toolchain's own (InvalidBitcode, WrongTarget, Refused, CompileError,
+/// as in-process), the validator's (Refused), and the worker's fate
+/// (CompileError: crashed or malformed answer; CompileTimeout; CompileResources).
+Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::CompileJob job,
+                                       bool assemble,
+                                       const std::function<Status(const CompiledEntry &)> &validate);
+
+} // namespace Atoll::detail

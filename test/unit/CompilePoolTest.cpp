@@ -1,0 +1,185 @@
+// The compile pool against a stand-in worker (FakeCompileWorker.cpp) that crashes,
+// hangs, runs out of memory or CPU, or answers garbage on request: each is a typed
+// error, the worker is replaced, other requests go on, and no worker serves twice.
+#include "compile/CompilePool.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <set>
+#include <thread>
+
+using namespace Atoll;
+using namespace Atoll::detail::compile;
+
+namespace {
+
+PoolConfig fakeConfig(size_t size = 2) {
+  PoolConfig c;
+  c.workerPath = ATOLL_FAKE_COMPILE_WORKER;
+  c.size = size;
+  c.timeout = std::chrono::milliseconds(1500);
+  c.memoryLimit = 512ull << 20;
+  c.cpuLimitSeconds = 1;
+  return c;
+}
+
+std::unique_ptr<CompilePool> makePool(PoolConfig c) {
+  auto p = CompilePool::create(std::move(c));
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().describe());
+  return p.ok() ? std::move(*p) : nullptr;
+}
+
+Result<Response> runMode(CompilePool &pool, const std::string &mode) {
+  CompileJob j;
+  j.name = "mode:" + mode;
+  return pool.run(Request(j));
+}
+
+void expectError(const Result<Response> &r, ErrorCode code, const std::string &text) {
+  ASSERT_FALSE(r.ok()) << "expected " << to_string(code);
+  EXPECT_EQ(r.error().code(), code) << r.error().describe();
+  EXPECT_NE(r.error().message().find(text), std::string::npos) << r.error().message();
+}
+
+} // namespace
+
+TEST(CompilePool, RefusesAMissingWorker) {
+  PoolConfig c = fakeConfig();
+  c.workerPath = "/nonexistent/atoll-compile-worker";
+  auto p = CompilePool::create(c);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(p.error().message().find("not an executable file"), std::string::npos);
+}
+
+TEST(CompilePool, AnswersAndIsSingleUse) {
+  auto pool = makePool(fakeConfig(2));
+  std::set<std::string> pids;
+  for (int i = 0; i < 6; ++i) {
+    auto r = runMode(*pool, "pid");
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const auto &c = std::get<Compiled>(*r);
+    ASSERT_EQ(c.kernels.size(), 1u);
+    EXPECT_TRUE(pids.insert(c.kernels[0].name).second) << "a worker served twice";
+  }
+  EXPECT_EQ(pids.size(), 6u);
+  EXPECT_GE(pool->stats().started, 6u);
+  EXPECT_EQ(pool->stats().served, 6u);
+}
+
+TEST(CompilePool, CrashIsCompileErrorAndTheWorkerIsReplaced) {
+  auto pool = makePool(fakeConfig(1));
+  expectError(runMode(*pool, "crash"), ErrorCode::CompileError, "crashed (SIGSEGV)");
+  expectError(runMode(*pool, "abort"), ErrorCode::CompileError, "crashed (SIGABRT)");
+  expectError(runMode(*pool, "silent-exit"), ErrorCode::CompileError,
+              "exited with status 0 without an answer");
+  // The next request gets a fresh worker.
+  auto r = runMode(*pool, "ok");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(pool->stats().failed, 3u);
+}
+
+TEST(CompilePool, HangIsCompileTimeout) {
+  auto pool = makePool(fakeConfig(1));
+  auto start = std::chrono::steady_clock::now();
+  expectError(runMode(*pool, "hang"), ErrorCode::CompileTimeout, "did not finish within 1500 ms");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+}
+
+TEST(CompilePool, MemoryAndCpuLimitsAreCompileResources) {
+  PoolConfig c = fakeConfig(1);
+  c.timeout = std::chrono::milliseconds(10000);
+  auto pool = makePool(c);
+  expectError(runMode(*pool, "oom"), ErrorCode::CompileResources, "ran out of memory (limit 512 MiB)");
+  expectError(runMode(*pool, "cpu"), ErrorCode::CompileResources,
+              "exceeded its CPU time limit of 1 s");
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+}
+
+TEST(CompilePool, MalformedAnswersAreTypedErrors) {
+  PoolConfig c = fakeConfig(2);
+  c.maxOutputBytes = 1 << 20;
+  auto pool = makePool(c);
+  expectError(runMode(*pool, "garbage"), ErrorCode::CompileError, "malformed response");
+  expectError(runMode(*pool, "bad-magic"), ErrorCode::CompileError, "bad frame magic");
+  expectError(runMode(*pool, "oversize"), ErrorCode::CompileResources,
+              "exceeds the output limit of 1048576 bytes");
+  expectError(runMode(*pool, "truncated"), ErrorCode::CompileError, "truncated frame");
+  expectError(runMode(*pool, "ready-again"), ErrorCode::CompileError,
+              "sent Ready instead of an answer");
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+}
+
+TEST(CompilePool, AWorkerThatNeverStartsIsAnError) {
+  PoolConfig c = fakeConfig(1);
+  c.extraArgs = {"--mode=no-ready"};
+  auto pool = makePool(c);
+  auto r = pool->run(Request(CompileJob{}));
+  expectError(r, ErrorCode::CompileError, "no compile worker could be started");
+  EXPECT_GE(pool->stats().startFailures, 3u);
+}
+
+TEST(CompilePool, ParallelRequestsUseParallelWorkers) {
+  auto pool = makePool(fakeConfig(4));
+  // Let the pool warm up, then 8 requests of 300 ms each on 4 workers.
+  for (int i = 0; i < 200 && pool->warm() < 4; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&] { ok += runMode(*pool, "slow-ok").ok(); });
+  for (auto &t : threads)
+    t.join();
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(ok.load(), 8);
+  // Serially this takes 2.4 s.
+  EXPECT_LT(elapsed, std::chrono::milliseconds(1800));
+}
+
+TEST(CompilePool, AHangingRequestDoesNotHoldUpOthers) {
+  auto pool = makePool(fakeConfig(2));
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(runMode(*pool, "ok").ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(1200));
+  hang.join();
+}
+
+TEST(CompilePool, ExitClassification) {
+  PoolConfig c = fakeConfig();
+  EXPECT_EQ(classifyExit(0, true, c).code(), ErrorCode::CompileTimeout);
+  EXPECT_EQ(classifyExit(3 << 8, false, c).code(), ErrorCode::CompileResources);
+  EXPECT_EQ(classifyExit(SIGXCPU, false, c).code(), ErrorCode::CompileResources);
+  Error sys = classifyExit(SIGSYS, false, c);
+  EXPECT_EQ(sys.code(), ErrorCode::CompileError);
+  EXPECT_NE(sys.message().find("forbidden system call"), std::string::npos);
+  EXPECT_EQ(classifyExit(SIGSEGV, false, c).code(), ErrorCode::CompileError);
+}
+
+// The worker's seccomp filter (Sandbox.cpp, installed by the stand-in exactly as by
+// the real worker): what a compromised worker would do next kills it.
+TEST(CompilePool, SeccompKillsForbiddenCalls) {
+  auto pool = makePool(fakeConfig(2));
+  for (const char *mode : {"seccomp-exec", "seccomp-socket", "seccomp-fork",
+                           "seccomp-write-other-fd", "seccomp-mprotect-exec",
+                           "seccomp-kill-parent"}) {
+    SCOPED_TRACE(mode);
+    expectError(runMode(*pool, mode), ErrorCode::CompileError, "forbidden system call (seccomp)");
+  }
+  // Opening a file fails with EACCES (the worker lives on, with nothing opened).
+  auto open = runMode(*pool, "seccomp-open");
+  ASSERT_TRUE(open.ok()) << open.error().describe();
+  ASSERT_TRUE(std::holds_alternative<Failed>(*open));
+  EXPECT_EQ(std::get<Failed>(*open).message, "open refused");
+  // Positive control: the filter allows answering on the socket.
+  auto r = runMode(*pool, "seccomp-none");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_TRUE(std::holds_alternative<Failed>(*r));
+  EXPECT_EQ(std::get<Failed>(*r).message, "survived seccomp-none");
+}

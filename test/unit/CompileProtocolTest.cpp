@@ -1,0 +1,233 @@
+// The compile worker's protocol: what a (possibly compromised) worker sends is
+// untrusted. Malformed, truncated, oversize and wrong-version frames are typed
+// errors, never crashes.
+#include "compile/Protocol.h"
+
+#include "Protocol_generated.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <random>
+#include <thread>
+
+using namespace Atoll;
+using namespace Atoll::detail::compile;
+
+namespace {
+
+std::string payloadOf(const std::string &frame) { return frame.substr(kFrameHeaderBytes); }
+
+Compiled sampleCompiled() {
+  Compiled c;
+  c.ptx = ".version 8.0\n.target sm_90\n";
+  KernelInfo k;
+  k.name = "vadd";
+  ParamInfo p;
+  p.kind = ParamKind::Pointer;
+  p.size = 8;
+  p.align = 8;
+  p.type = "ptr";
+  k.params = {p, p};
+  c.kernels = {k};
+  c.report = "{}";
+  return c;
+}
+
+struct SocketPair {
+  int fd[2];
+  SocketPair() { EXPECT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fd), 0); }
+  ~SocketPair() {
+    for (int f : fd)
+      if (f >= 0)
+        ::close(f);
+  }
+  void closeWriter() {
+    ::close(fd[1]);
+    fd[1] = -1;
+  }
+};
+
+std::string versioned(uint32_t version) {
+  flatbuffers::FlatBufferBuilder b;
+  auto ready = Atoll::wire::CreateReady(b, true);
+  b.Finish(Atoll::wire::CreateResponse(b, version, Atoll::wire::Result::Ready, ready.Union()));
+  return std::string(reinterpret_cast<const char *>(b.GetBufferPointer()), b.GetSize());
+}
+
+} // namespace
+
+TEST(CompileProtocol, RoundTripsEveryMessage) {
+  auto c = decodeResponse(payloadOf(encodeResponse(sampleCompiled())));
+  ASSERT_TRUE(c.ok()) << c.error().describe();
+  const auto &got = std::get<Compiled>(*c);
+  EXPECT_EQ(got.ptx, sampleCompiled().ptx);
+  ASSERT_EQ(got.kernels.size(), 1u);
+  EXPECT_EQ(got.kernels[0].name, "vadd");
+  EXPECT_EQ(got.kernels[0].params.size(), 2u);
+  EXPECT_EQ(got.kernels[0].params[1].kind, ParamKind::Pointer);
+  EXPECT_EQ(got.report, "{}");
+
+  auto a = decodeResponse(payloadOf(encodeResponse(Assembled{std::string("\x7f" "ELF\0\1", 6)})));
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(std::get<Assembled>(*a).cubin.size(), 6u);
+
+  auto f = decodeResponse(payloadOf(encodeResponse(Failed{FailureKind::Refused, "no", "d"})));
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(std::get<Failed>(*f).kind, FailureKind::Refused);
+  EXPECT_EQ(std::get<Failed>(*f).diagnostics, "d");
+
+  CompileJob job;
+  job.bitcode = std::string("BC\xc0\xde\0\x01", 6);
+  job.clamping = Clamping::ModuloBased;
+  job.optLevel = 3;
+  job.abiVersion = 7;
+  auto r = decodeRequest(payloadOf(encodeRequest(job)));
+  ASSERT_TRUE(r.ok());
+  const auto &j = std::get<CompileJob>(*r);
+  EXPECT_EQ(j.bitcode, job.bitcode);
+  EXPECT_EQ(j.clamping, Clamping::ModuloBased);
+  EXPECT_EQ(j.optLevel, 3u);
+  EXPECT_EQ(j.abiVersion, 7u);
+  auto as = decodeRequest(payloadOf(encodeRequest(AssembleJob{"ptx", "sm_90"})));
+  ASSERT_TRUE(as.ok());
+  EXPECT_EQ(std::get<AssembleJob>(*as).arch, "sm_90");
+}
+
+TEST(CompileProtocol, EveryTruncationIsAnError) {
+  std::string payload = payloadOf(encodeResponse(sampleCompiled()));
+  for (size_t n = 0; n < payload.size(); ++n) {
+    auto r = decodeResponse(payload.substr(0, n));
+    EXPECT_FALSE(r.ok()) << "prefix of " << n << " bytes decoded";
+    if (!r.ok())
+      EXPECT_EQ(r.error().code(), ErrorCode::CompileError);
+  }
+}
+
+TEST(CompileProtocol, MutatedPayloadsNeverCrash) {
+  std::string payload = payloadOf(encodeResponse(sampleCompiled()));
+  std::mt19937 rng(14);
+  int rejected = 0;
+  for (int i = 0; i < 5000; ++i) {
+    std::string m = payload;
+    for (int k = 0, flips = 1 + int(rng() % 4); k < flips; ++k)
+      m[rng() % m.size()] = char(rng());
+    auto r = decodeResponse(m);
+    if (!r.ok()) {
+      ++rejected;
+      EXPECT_EQ(r.error().code(), ErrorCode::CompileError);
+      EXPECT_NE(r.error().message().find("compile worker"), std::string::npos);
+    }
+  }
+  EXPECT_GT(rejected, 0); // the mutations do reach the checks
+}
+
+TEST(CompileProtocol, WrongVersionIsATypedError) {
+  auto ok = decodeResponse(versioned(kProtocolVersion));
+  ASSERT_TRUE(ok.ok());
+  auto r = decodeResponse(versioned(kProtocolVersion + 1));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), ErrorCode::CompileError);
+  EXPECT_NE(r.error().message().find("protocol version 2"), std::string::npos)
+      << r.error().message();
+}
+
+TEST(CompileProtocol, SemanticChecks) {
+  Compiled noName = sampleCompiled();
+  noName.kernels[0].name.clear();
+  auto r = decodeResponse(payloadOf(encodeResponse(noName)));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("without a name"), std::string::npos);
+
+  Compiled badKind = sampleCompiled();
+  badKind.kernels[0].params[0].kind = ParamKind(7);
+  r = decodeResponse(payloadOf(encodeResponse(badKind)));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("parameter kind 7"), std::string::npos);
+
+  Compiled noPtx = sampleCompiled();
+  noPtx.ptx.clear();
+  r = decodeResponse(payloadOf(encodeResponse(noPtx)));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("no PTX"), std::string::npos);
+
+  r = decodeResponse(payloadOf(encodeResponse(Failed{FailureKind(9), "x", ""})));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("failure kind 9"), std::string::npos);
+
+  r = decodeResponse(payloadOf(encodeResponse(Assembled{""})));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("empty cubin"), std::string::npos);
+
+  Compiled many = sampleCompiled();
+  many.kernels[0].params.resize(kMaxParams + 1);
+  r = decodeResponse(payloadOf(encodeResponse(many)));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("too many parameters"), std::string::npos);
+}
+
+TEST(CompileProtocol, FrameHeaderChecks) {
+  std::string frame = encodeResponse(sampleCompiled());
+  auto ok = parseFrameHeader(std::string_view(frame).substr(0, 8), 1 << 20);
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(*ok, frame.size() - 8);
+  auto small = parseFrameHeader(std::string_view(frame).substr(0, 8), 16);
+  ASSERT_FALSE(small.ok());
+  EXPECT_EQ(small.error().code(), ErrorCode::CompileResources);
+  EXPECT_NE(small.error().message().find("output limit of 16 bytes"), std::string::npos);
+  std::string bad = frame.substr(0, 8);
+  bad[0] = 'X';
+  auto magic = parseFrameHeader(bad, 1 << 20);
+  ASSERT_FALSE(magic.ok());
+  EXPECT_EQ(magic.error().code(), ErrorCode::CompileError);
+  EXPECT_NE(magic.error().message().find("bad frame magic"), std::string::npos);
+  EXPECT_FALSE(parseFrameHeader("1234", 1 << 20).ok());
+}
+
+TEST(CompileProtocol, ReadFrameOverASocket) {
+  auto soon = [] { return Clock::now() + std::chrono::seconds(5); };
+  {
+    SocketPair s;
+    std::string frame = encodeResponse(sampleCompiled());
+    ASSERT_TRUE(writeAll(s.fd[1], frame, soon()).ok());
+    auto got = readFrame(s.fd[0], 1 << 20, soon());
+    ASSERT_TRUE(got.ok());
+    EXPECT_TRUE(decodeResponse(*got).ok());
+  }
+  { // truncated: the writer goes away mid-frame
+    SocketPair s;
+    std::string frame = encodeResponse(sampleCompiled());
+    ASSERT_TRUE(writeAll(s.fd[1], frame.substr(0, frame.size() - 3), soon()).ok());
+    s.closeWriter();
+    auto got = readFrame(s.fd[0], 1 << 20, soon());
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.error().code(), ErrorCode::CompileError);
+    EXPECT_NE(got.error().message().find("truncated frame"), std::string::npos);
+  }
+  { // oversize: refused from the header, before reading the body
+    SocketPair s;
+    std::string frame = encodeResponse(sampleCompiled());
+    ASSERT_TRUE(writeAll(s.fd[1], frame, soon()).ok());
+    auto got = readFrame(s.fd[0], 8, soon());
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.error().code(), ErrorCode::CompileResources);
+  }
+  { // silence: the deadline holds
+    SocketPair s;
+    auto start = Clock::now();
+    auto got = readFrame(s.fd[0], 1 << 20, Clock::now() + std::chrono::milliseconds(100));
+    ASSERT_FALSE(got.ok());
+    EXPECT_EQ(got.error().code(), ErrorCode::CompileTimeout);
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
+  }
+  { // a dead peer is an error, not SIGPIPE
+    SocketPair s;
+    ::close(s.fd[0]);
+    s.fd[0] = -1;
+    auto sent = writeAll(s.fd[1], std::string(1 << 20, 'x'), soon());
+    ASSERT_FALSE(sent.ok());
+    EXPECT_EQ(sent.error().code(), ErrorCode::CompileError);
+  }
+}

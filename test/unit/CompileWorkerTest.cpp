@@ -1,0 +1,296 @@
+// The real atoll-compile-worker: its sandbox as the kernel sees it (seccomp, no new
+// privileges, limits, descriptors, environment), loads through it giving what the
+// in-process toolchain gives, and the hostile corpus (test/hostile-compile): every
+// input is a typed error naming the application, and the runtime goes on.
+#include "compile/CompilePool.h"
+
+#include "atoll/atoll.h"
+
+#include "TestKernels.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <dirent.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+using namespace Atoll;
+using namespace Atoll::detail::compile;
+
+namespace {
+
+std::string vaddModule(const std::string &tag = "") {
+  return std::string(atoll_test::NvptxHeader) + atoll_test::TidDeclaration +
+         atoll_test::VecAddKernel + "; " + tag + "\n";
+}
+
+std::span<const uint8_t> bytes(const std::string &s) {
+  return {reinterpret_cast<const uint8_t *>(s.data()), s.size()};
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+RuntimeOptions workerOptions() {
+  RuntimeOptions o;
+  o.compileOnly = true;
+  o.targetArch = "sm_90";
+  o.compileWorkers.poolSize = 2;
+  o.compileWorkers.memoryLimit = 2ull << 30;
+  o.compileWorkers.cpuLimitSeconds = 20;
+  o.compileWorkers.timeout = std::chrono::seconds(30);
+  o.compileWorkers.maxOutputBytes = 64u << 20;
+  return o;
+}
+
+/// The pids of this process's children running the compile worker.
+std::vector<int> workerChildren() {
+  std::vector<int> out;
+  DIR *d = ::opendir("/proc");
+  while (dirent *e = d ? ::readdir(d) : nullptr) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0)
+      continue;
+    std::string stat = slurp(fmt::format("/proc/{}/stat", pid));
+    auto close = stat.rfind(')');
+    if (close == std::string::npos)
+      continue;
+    int ppid = 0;
+    char state;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2 || ppid != ::getpid())
+      continue;
+    if (stat.find("(atoll-compile-w") != std::string::npos)
+      out.push_back(pid);
+  }
+  if (d)
+    ::closedir(d);
+  return out;
+}
+
+} // namespace
+
+TEST(CompileWorker, DefaultPathIsFoundNextToTheLibrary) {
+  std::string path = CompilePool::defaultWorkerPath();
+  ASSERT_FALSE(path.empty());
+  EXPECT_NE(path.find("atoll-compile-worker"), std::string::npos);
+}
+
+TEST(CompileWorker, WarmWorkersAreSandboxed) {
+  PoolConfig c;
+  c.workerPath = CompilePool::defaultWorkerPath();
+  c.size = 1;
+  c.memoryLimit = 3ull << 30;
+  c.cpuLimitSeconds = 42;
+  auto pool = CompilePool::create(c);
+  ASSERT_TRUE(pool.ok()) << pool.error().describe();
+  for (int i = 0; i < 600 && (*pool)->warm() < 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ((*pool)->warm(), 1u) << "no worker became ready";
+  auto pids = workerChildren();
+  ASSERT_EQ(pids.size(), 1u);
+  int pid = pids[0];
+  std::string status = slurp(fmt::format("/proc/{}/status", pid));
+  EXPECT_NE(status.find("Seccomp:\t2"), std::string::npos) << status; // filter mode
+  EXPECT_NE(status.find("NoNewPrivs:\t1"), std::string::npos);
+  std::string limits = slurp(fmt::format("/proc/{}/limits", pid));
+  auto limitLine = [&](const std::string &name) {
+    auto at = limits.find(name);
+    return at == std::string::npos ? std::string() : limits.substr(at, limits.find('\n', at) - at);
+  };
+  EXPECT_NE(limitLine("Max address space").find("3221225472"), std::string::npos) << limits;
+  EXPECT_NE(limitLine("Max cpu time").find("42"), std::string::npos) << limits;
+  EXPECT_NE(limitLine("Max file size").find(" 0 "), std::string::npos) << limits;
+  EXPECT_NE(limitLine("Max core file size").find(" 0 "), std::string::npos) << limits;
+  EXPECT_NE(limitLine("Max open files").find("32"), std::string::npos) << limits;
+  // Descriptors: stdio (/dev/null) and the socket.
+  std::set<int> fds;
+  for (auto &e : std::filesystem::directory_iterator(fmt::format("/proc/{}/fd", pid)))
+    fds.insert(std::stoi(e.path().filename()));
+  EXPECT_EQ(fds, (std::set<int>{0, 1, 2, 3}));
+  EXPECT_EQ(std::filesystem::read_symlink(fmt::format("/proc/{}/fd/0", pid)), "/dev/null");
+  EXPECT_NE(std::filesystem::read_symlink(fmt::format("/proc/{}/fd/3", pid)).string().find("socket:"),
+            std::string::npos);
+  // Environment: only what the worker needs.
+  std::string env = slurp(fmt::format("/proc/{}/environ", pid));
+  std::stringstream ss(env);
+  for (std::string var; std::getline(ss, var, '\0');)
+    EXPECT_TRUE(var.rfind("ATOLL_CUDA_PATH=", 0) == 0 || var.rfind("CUDA_HOME=", 0) == 0 ||
+                var.rfind("LD_LIBRARY_PATH=", 0) == 0 || var == "LC_ALL=C")
+        << var;
+}
+
+TEST(CompileWorker, LoadsGiveWhatTheInProcessToolchainGives) {
+  RuntimeOptions wo = workerOptions();
+  auto viaWorker = Runtime::create(wo);
+  ASSERT_TRUE(viaWorker.ok()) << viaWorker.error().describe();
+  RuntimeOptions io = wo;
+  io.compileInProcess = true;
+  auto inProcess = Runtime::create(io);
+  ASSERT_TRUE(inProcess.ok());
+  std::string m = vaddModule("same");
+  auto a = (*viaWorker)->loadApplication(bytes(m), {.name = "tenant-w"});
+  ASSERT_TRUE(a.ok()) << a.error().describe();
+  auto b = (*inProcess)->loadApplication(bytes(m), {.name = "tenant-i"});
+  ASSERT_TRUE(b.ok()) << b.error().describe();
+  EXPECT_EQ((*a)->ptx(), (*b)->ptx());
+  ASSERT_EQ((*a)->kernels().size(), 1u);
+  EXPECT_EQ((*a)->kernels()[0].name, "vadd");
+  EXPECT_EQ((*a)->kernels()[0].params.size(), 4u);
+  EXPECT_EQ((*viaWorker)->stats().compilations, 1u);
+  // The same bitcode again comes from the memory cache: no worker.
+  auto again = (*viaWorker)->loadApplication(bytes(m), {.name = "tenant-w2"});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ((*viaWorker)->stats().memoryCacheHits, 1u);
+}
+
+TEST(CompileWorker, RefusalsPassThroughWithTheirCodes) {
+  auto rt = Runtime::create(workerOptions());
+  ASSERT_TRUE(rt.ok()) << rt.error().describe();
+  std::string garbage = "this is not bitcode";
+  auto r = (*rt)->loadApplication(bytes(garbage), {.name = "tenant-g"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), ErrorCode::InvalidBitcode) << r.error().describe();
+  EXPECT_EQ(r.error().message().rfind("application 'tenant-g': ", 0), 0u) << r.error().message();
+
+  std::string x86 = "target triple = \"x86_64-unknown-linux-gnu\"\ndefine void @f() { ret void }\n";
+  r = (*rt)->loadApplication(bytes(x86), {.name = "tenant-x"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), ErrorCode::WrongTarget) << r.error().describe();
+
+  std::string asmKernel = std::string(atoll_test::NvptxHeader) +
+                          "define ptx_kernel void @k() {\n  call void asm sideeffect \"trap;\", \"\"()\n"
+                          "  ret void\n}\n";
+  r = (*rt)->loadApplication(bytes(asmKernel), {.name = "tenant-a"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), ErrorCode::Refused) << r.error().describe();
+  EXPECT_FALSE(r.error().detail().empty());
+  // And the runtime goes on.
+  EXPECT_TRUE((*rt)->loadApplication(bytes(vaddModule("after")), {}).ok());
+}
+
+TEST(CompileWorker, ParallelLoads) {
+  RuntimeOptions o = workerOptions();
+  o.compileWorkers.poolSize = 4;
+  auto rt = Runtime::create(o);
+  ASSERT_TRUE(rt.ok());
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 8; ++i)
+    threads.emplace_back([&, i] {
+      std::string m = vaddModule("parallel " + std::to_string(i));
+      ok += (*rt)->loadApplication(bytes(m), {}).ok();
+    });
+  for (auto &t : threads)
+    t.join();
+  EXPECT_EQ(ok.load(), 8);
+  EXPECT_EQ((*rt)->stats().compilations, 8u);
+}
+
+// test/hostile-compile/MANIFEST (inputs written by generate.py at build time): "<file> <error-code> <text in the message>" per line.
+// Each input goes through a runtime with tight worker limits; after each, a good
+// module still compiles through the same runtime.
+TEST(CompileWorker, HostileCorpus) {
+  RuntimeOptions o = workerOptions();
+  // CPU-bound inputs meet RLIMIT_CPU (4 s) well before the wall-clock deadline even
+  // on a loaded machine; memory-bound ones RLIMIT_AS.
+  o.compileWorkers.memoryLimit = 768ull << 20;
+  o.compileWorkers.cpuLimitSeconds = 4;
+  o.compileWorkers.timeout = std::chrono::seconds(40);
+  o.compileWorkers.maxOutputBytes = 16u << 20;
+  auto rt = Runtime::create(o);
+  ASSERT_TRUE(rt.ok()) << rt.error().describe();
+  PoolConfig ac;
+  ac.workerPath = CompilePool::defaultWorkerPath();
+  ac.size = 1;
+  ac.timeout = std::chrono::seconds(20);
+  auto assembler = CompilePool::create(ac);
+  ASSERT_TRUE(assembler.ok());
+  std::ifstream manifest(std::string(ATOLL_HOSTILE_DIR) + "/MANIFEST");
+  ASSERT_TRUE(manifest.good());
+  int cases = 0;
+  for (std::string line; std::getline(manifest, line);) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream ls(line);
+    std::string file, code, text;
+    ls >> file >> code;
+    std::getline(ls >> std::ws, text);
+    std::string input = slurp(std::string(ATOLL_HOSTILE_DIR) + "/" + file);
+    ASSERT_FALSE(input.empty()) << file;
+    ++cases;
+    std::string name = "hostile-" + file;
+    auto start = std::chrono::steady_clock::now();
+    auto r = (*rt)->loadApplication(bytes(input), {.name = name});
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    if (code == "assembler" && r.ok()) {
+      // Hardened PTX that only the assembler can refuse (it exceeds a hardware
+      // limit): the assemble request, in a worker too, must refuse it.
+      auto a = (*assembler)->run(Request(AssembleJob{(*r)->ptx(), "sm_90"}));
+      bool refused = !a.ok() || std::holds_alternative<Failed>(*a);
+      EXPECT_TRUE(refused) << file << " assembled";
+      std::printf("[hostile] %-36s %-18s %6lld ms  assemble: %s\n", file.c_str(), "loaded",
+                  (long long)ms,
+                  !a.ok() ? a.error().message().substr(0, 100).c_str()
+                  : std::holds_alternative<Failed>(*a)
+                      ? std::get<Failed>(*a).message.substr(0, 100).c_str()
+                      : "assembled");
+      continue;
+    }
+    if (r.ok()) {
+      ADD_FAILURE() << file << " loaded";
+      continue;
+    }
+    EXPECT_EQ(to_string(r.error().code()), code) << file << ": " << r.error().describe();
+    EXPECT_NE(r.error().message().find("application '" + name + "'"), std::string::npos)
+        << r.error().message();
+    EXPECT_NE(r.error().describe().find(text), std::string::npos)
+        << file << ": " << r.error().describe();
+    std::printf("[hostile] %-36s %-18s %6lld ms  %s\n", file.c_str(),
+                std::string(to_string(r.error().code())).c_str(), (long long)ms,
+                r.error().message().substr(0, 120).c_str());
+    auto good = (*rt)->loadApplication(bytes(vaddModule(file)), {});
+    EXPECT_TRUE(good.ok()) << "after " << file << ": " << good.error().describe();
+  }
+  EXPECT_GE(cases, 20);
+}
+
+// PTX that the assembler must refuse (or crash on) goes to a worker too: a typed
+// error, and the pool goes on.
+TEST(CompileWorker, HostilePtxForTheAssembler) {
+  PoolConfig c;
+  c.workerPath = CompilePool::defaultWorkerPath();
+  c.size = 1;
+  c.timeout = std::chrono::seconds(20);
+  auto pool = CompilePool::create(c);
+  ASSERT_TRUE(pool.ok());
+  int cases = 0;
+  for (auto &e : std::filesystem::directory_iterator(ATOLL_HOSTILE_DIR)) {
+    if (e.path().extension() != ".ptx")
+      continue;
+    ++cases;
+    auto r = (*pool)->run(Request(AssembleJob{slurp(e.path()), "sm_90"}));
+    if (!r.ok()) { // the assembler crashed the worker, or hung
+      EXPECT_TRUE(r.error().code() == ErrorCode::CompileError ||
+                  r.error().code() == ErrorCode::CompileTimeout ||
+                  r.error().code() == ErrorCode::CompileResources)
+          << e.path() << ": " << r.error().describe();
+      continue;
+    }
+    ASSERT_TRUE(std::holds_alternative<Failed>(*r)) << e.path() << " assembled";
+    EXPECT_EQ(std::get<Failed>(*r).kind, FailureKind::CompileError);
+  }
+  EXPECT_GE(cases, 2);
+}

@@ -1,0 +1,164 @@
+// A stand-in compile worker for the pool's tests: it speaks the protocol (or
+// deliberately does not) so that every way a worker can misbehave is exercised
+// without hooks in the real worker. Test builds only; the runtime never starts it
+// unless a test points PoolConfig::workerPath at it.
+//
+//   atoll-test-fake-worker --parent=PID --memory=B --cpu=S [--mode=MODE]
+// A compile request named "mode:MODE" overrides --mode for that one worker.
+#include "Sandbox.h"
+#include "compile/Protocol.h"
+
+#include <fcntl.h>
+
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace Atoll::detail::compile;
+
+namespace {
+constexpr int kFd = 3;
+auto forever() { return Clock::now() + std::chrono::hours(1); }
+
+void send(std::string_view bytes) { (void)writeAll(kFd, bytes, forever()); }
+
+std::string header(uint32_t magic, uint32_t size) {
+  std::string h(8, '\0');
+  std::memcpy(h.data(), &magic, 4);
+  std::memcpy(h.data() + 4, &size, 4);
+  return h;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string mode = "ok";
+  unsigned long long memory = 4ull << 30, cpu = 60;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strncmp(argv[i], "--mode=", 7))
+      mode = argv[i] + 7;
+    if (!std::strncmp(argv[i], "--cpu=", 6))
+      cpu = std::strtoull(argv[i] + 6, nullptr, 10);
+    if (!std::strncmp(argv[i], "--memory=", 9))
+      memory = std::strtoull(argv[i] + 9, nullptr, 10);
+  }
+  if (mode == "no-ready")
+    ::_exit(1);
+  send(encodeResponse(Ready{true}));
+  auto req = readFrame(kFd, 1u << 30, forever());
+  if (!req)
+    ::_exit(5);
+  // A compile request named "mode:X" picks the behaviour for this worker only.
+  if (auto r = decodeRequest(*req); r.ok())
+    if (const auto *c = std::get_if<CompileJob>(&*r); c && c->name.rfind("mode:", 0) == 0)
+      mode = c->name.substr(5);
+  if (mode == "cpu") {
+    rlimit rl{cpu, cpu + 1};
+    ::setrlimit(RLIMIT_CPU, &rl);
+    mode = "spin";
+  }
+  // The real worker's filter (tools/atoll-compile-worker/Sandbox.cpp), then what a
+  // compromised worker would try: each must kill it (SIGSYS).
+  if (mode.rfind("seccomp-", 0) == 0) {
+    std::string why;
+    if (!atoll_worker::installSeccomp(kFd, why))
+      ::_exit(6);
+    if (mode == "seccomp-open") {
+      // Refused with EACCES (not a kill): libraries probing for files go on.
+      int fd = ::open("/etc/hostname", O_RDONLY);
+      send(encodeResponse(Failed{FailureKind::CompileError,
+                                 fd < 0 && errno == EACCES ? "open refused" : "open succeeded",
+                                 {}}));
+      ::_exit(0);
+    }
+    if (mode == "seccomp-exec") {
+      char *argv[] = {const_cast<char *>("/bin/true"), nullptr};
+      ::execv("/bin/true", argv);
+    }
+    if (mode == "seccomp-socket")
+      ::socket(AF_INET, SOCK_STREAM, 0);
+    if (mode == "seccomp-fork")
+      ::fork();
+    if (mode == "seccomp-write-other-fd")
+      (void)!::write(1, "x", 1);
+    if (mode == "seccomp-mprotect-exec") {
+      void *p = ::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      ::mprotect(p, 4096, PROT_READ | PROT_EXEC);
+    }
+    if (mode == "seccomp-kill-parent")
+      ::kill(::getppid(), SIGKILL);
+    // Still alive: the filter let it through. Answer, so the test sees it.
+    send(encodeResponse(Failed{FailureKind::CompileError, "survived " + mode, {}}));
+    ::_exit(0);
+  }
+  if (mode == "crash")
+    std::raise(SIGSEGV);
+  if (mode == "abort")
+    std::abort();
+  if (mode == "hang")
+    for (;;)
+      ::pause();
+  if (mode == "spin") {
+    volatile unsigned long x = 0;
+    for (;;)
+      x = x + 1;
+  }
+  if (mode == "oom") {
+    // As the real worker: RLIMIT_AS, then an allocation failure exits with status 3.
+    rlimit rl{memory, memory};
+    ::setrlimit(RLIMIT_AS, &rl);
+    std::set_new_handler([] { ::_exit(3); });
+    std::vector<char *> hog;
+    for (;;) {
+      char *p = new char[64 << 20];
+      std::memset(p, 1, 64 << 20);
+      hog.push_back(p);
+    }
+  }
+  if (mode == "garbage") {
+    send(header(kFrameMagic, 64) + std::string(64, '\x5a'));
+    ::_exit(0);
+  }
+  if (mode == "bad-magic") {
+    send(header(0x12345678, 16) + std::string(16, '\0'));
+    ::_exit(0);
+  }
+  if (mode == "oversize") {
+    send(header(kFrameMagic, 0x7fffffff));
+    ::_exit(0);
+  }
+  if (mode == "truncated") {
+    std::string full = encodeResponse(Compiled{".version 8.0\n", {}, {}});
+    send(full.substr(0, full.size() / 2));
+    ::_exit(0);
+  }
+  if (mode == "silent-exit")
+    ::_exit(0);
+  if (mode == "ready-again") {
+    send(encodeResponse(Ready{true}));
+    ::_exit(0);
+  }
+  if (mode == "pid") {
+    // The answer names this process, so tests can see that no worker serves twice.
+    Atoll::KernelInfo k;
+    k.name = "pid_" + std::to_string(::getpid());
+    send(encodeResponse(Compiled{"// fake\n", {k}, {}}));
+    ::_exit(0);
+  }
+  if (mode == "slow-ok") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    send(encodeResponse(Compiled{"// fake\n", {}, {}}));
+    ::_exit(0);
+  }
+  send(encodeResponse(Compiled{"// fake\n", {}, {}}));
+  ::_exit(0);
+}
