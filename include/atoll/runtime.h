@@ -117,6 +117,12 @@ struct RuntimeStats {
   uint64_t memoryCacheHits = 0;
   uint64_t diskCacheHits = 0;
   uint64_t cachedModules = 0;
+  /// Process-wide (every runtime shares the reclaimer): driver calls that wait for
+  /// running kernels (module unloads, frees, context releases) queued until no kernel
+  /// runs; and those given up (their runtime abandoned or lost, or the queue full):
+  /// the resource is leaked, which is safe (docs/runtime-api.md, "Teardown").
+  uint64_t deferredReclaims = 0;
+  uint64_t leakedReclaims = 0;
 };
 
 /// A module load in progress (Runtime::loadApplicationAsync). Copyable; the load

@@ -1,0 +1,252 @@
+// The host-stall scenario of test/gpu/HostStallGpuTest.cpp on the stand-in driver
+// (bench/mock, hold + waiting mode): a kernel that runs until the test ends it, and
+// the driver 580 behaviour measured on the H200 (docs/architecture.md, "Driver calls
+// that wait"): module loads/unloads, cuMemFree, cuMemFreeHost, cuMemHostUnregister
+// and the primary context's release wait for any running kernel, and while one
+// thread waits in such a call every other thread's driver call waits too. Every
+// call of the other tenants must return within its bound all the same, and no
+// waiting call may be made while a kernel runs (the mock counts those that waited).
+// Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
+#include "atoll/atoll.h"
+
+#include <gtest/gtest.h>
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+using namespace Atoll;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Mock {
+  void (*hold)(int) = nullptr;
+  void (*waiting)(int) = nullptr;
+  unsigned long (*waited)() = nullptr;
+};
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+/// A call on a detached thread that every wait bounds (a blocked call must fail the
+/// test, not hang it).
+class Detached {
+  struct State {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+  };
+  std::shared_ptr<State> st_ = std::make_shared<State>();
+
+public:
+  explicit Detached(std::function<void()> fn) {
+    std::thread([st = st_, fn = std::move(fn)] {
+      fn();
+      std::lock_guard l(st->m);
+      st->done = true;
+      st->cv.notify_all();
+    }).detach();
+  }
+  bool waitFor(std::chrono::milliseconds limit) {
+    std::unique_lock l(st_->m);
+    return st_->cv.wait_for(l, limit, [&] { return st_->done; });
+  }
+};
+
+const std::string kBitcode = std::string(ATOLL_GPU_TEST_BITCODE_DIR) + "/runtime_kernels.bc";
+
+class HostStallMock : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const bool expectMock = std::getenv("ATOLL_EXPECT_MOCK") != nullptr;
+    auto probe = Runtime::create();
+    if (!probe && expectMock)
+      FAIL() << "the stand-in driver did not load: " << probe.error().describe();
+    if (!probe)
+      GTEST_SKIP() << "no device: " << probe.error().describe();
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (h) {
+      mock.hold = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockHoldKernels"));
+      mock.waiting = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockWaitingCalls"));
+      mock.waited = reinterpret_cast<unsigned long (*)()>(dlsym(h, "atollMockWaitedCalls"));
+    }
+    if ((!mock.hold || !mock.waiting || !mock.waited) && expectMock)
+      FAIL() << "libcuda.so.1 is not the stand-in driver (bench/mock) with waiting mode";
+    if (!mock.hold || !mock.waiting || !mock.waited)
+      GTEST_SKIP() << "libcuda.so.1 is not the stand-in driver (bench/mock)";
+    mock.waiting(1);
+  }
+  void TearDown() override {
+    if (mock.hold) {
+      mock.hold(0);
+      mock.waiting(0);
+    }
+  }
+  /// Runs `fn` on another thread; returns how long it took (ms). Past `limit` the
+  /// test fails, the held kernels end (which unblocks whatever waited for them) and
+  /// the call gets 5 s more before the process ends: a failure, never a hang.
+  double timed(const char *what, std::chrono::milliseconds limit, std::function<void()> fn) {
+    auto start = Clock::now();
+    Detached call(std::move(fn));
+    if (call.waitFor(limit)) {
+      double ms = msSince(start);
+      std::printf("[host-stall-mock] %-52s %8.1f ms (bound %lld ms)\n", what, ms,
+                  static_cast<long long>(limit.count()));
+      return ms;
+    }
+    ADD_FAILURE() << what << " did not return within " << limit.count() << " ms";
+    std::printf("[host-stall-mock] %-52s  blocked (bound %lld ms) FAILED\n", what,
+                static_cast<long long>(limit.count()));
+    std::fflush(stdout);
+    mock.hold(0);
+    if (!call.waitFor(5000ms)) {
+      std::printf("[host-stall-mock] FAILED: %s still blocked once the kernels ended\n", what);
+      std::fflush(stdout);
+      std::_Exit(3);
+    }
+    return msSince(start);
+  }
+  Mock mock;
+};
+
+} // namespace
+
+// The whole scenario of atoll-gpu-host-stall: tenant A's kernel runs (held) while
+// another tenant evicts a cached module, misses the cache, creates pipelines, takes
+// pinned memory, and tears down a second runtime of the same context. Nothing may
+// block, and no waiting call may be issued while A's kernel runs.
+TEST_F(HostStallMock, ALongKernelStallsNoOtherTenant) {
+  RuntimeOptions o;
+  o.loadTimeout = 300ms;
+  o.shutdownDrainTimeout = 100ms;
+  auto created = Runtime::create(o);
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(vadd);
+  auto other = Runtime::create(o);
+  ASSERT_TRUE(other) << other.error().describe();
+  auto otherApp = (*other)->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(otherApp) << otherApp.error().describe();
+  auto otherPipe = (*other)->createPipeline({.arenaBytes = 1 << 20});
+  ASSERT_TRUE(otherPipe) << otherPipe.error().describe();
+  {
+    auto evictable = rt->loadApplicationFile(kBitcode, {.optLevel = 1});
+    ASSERT_TRUE(evictable) << evictable.error().describe();
+  }
+  // Pinned memory taken and released before: a block the runtime keeps.
+  { ASSERT_TRUE(rt->allocateHost(4096)); }
+
+  // Tenant A: a kernel that runs until the test ends it.
+  auto a = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 60000ms, .name = "tenant-a"});
+  ASSERT_TRUE(a) << a.error().describe();
+  auto x = (*a)->allocate(64), y = (*a)->allocate(64);
+  ASSERT_TRUE(x && y);
+  ASSERT_TRUE((*a)->fill(*x, 0, 64, 0));
+  const unsigned long waitedBefore = mock.waited();
+  mock.hold(1);
+  ASSERT_TRUE((*a)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  auto idle = (*a)->idle();
+  ASSERT_TRUE(idle);
+  ASSERT_FALSE(*idle) << "the mock did not hold the kernel";
+
+  timed("trimModuleCache (evicts; the unload waits for idle)", 500ms,
+        [&] { EXPECT_GE(rt->trimModuleCache(), 1u); });
+  timed("loadApplication, cache miss (Timeout after loadTimeout)", 300ms + 1000ms, [&] {
+    auto miss = rt->loadApplicationFile(kBitcode, {.clamping = Clamping::ModuloBased});
+    ASSERT_FALSE(miss) << "the module was loaded while a kernel ran";
+    EXPECT_EQ(miss.error().code(), ErrorCode::Timeout) << miss.error().describe();
+    EXPECT_NE(miss.error().message().find("did not finish within 300 ms"), std::string::npos)
+        << miss.error().message();
+  });
+  timed("createPipeline + destroy x3 (tenant B)", 500ms, [&] {
+    for (int i = 0; i < 3; ++i) {
+      auto p = rt->createPipeline({.arenaBytes = 1 << 20});
+      EXPECT_TRUE(p) << p.error().describe();
+    }
+  });
+  timed("allocateHost(1 MiB) + release x3", 500ms, [&] {
+    for (int i = 0; i < 3; ++i)
+      EXPECT_TRUE(rt->allocateHost(1 << 20));
+  });
+  timed("tenant B: vadd on its own pipeline (held too)", 500ms, [&] {
+    auto p = rt->createPipeline({.arenaBytes = 1 << 20, .name = "tenant-b"});
+    ASSERT_TRUE(p);
+    auto bx = (*p)->allocate(64), by = (*p)->allocate(64);
+    ASSERT_TRUE(bx && by);
+    EXPECT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *bx, *bx, *by, 16));
+    // Its pipeline goes with the kernel still running: cancelled at teardown.
+  });
+  // 2 x shutdownDrainTimeout (loader stop, pool drain) plus immediate calls.
+  timed("teardown of another runtime (pipeline, app, runtime)", 100ms * 2 + 300ms, [&] {
+    otherPipe->reset();
+    otherApp->reset();
+    other->reset();
+  });
+  const RuntimeStats during = rt->stats();
+  EXPECT_GE(during.deferredReclaims, 1u) << "nothing was deferred: the test measured nothing";
+  EXPECT_EQ(mock.waited(), waitedBefore) << "a waiting driver call was made while a kernel ran";
+
+  // A's kernel ends: the deferred unloads and frees run, the runtime loads again.
+  mock.hold(0);
+  EXPECT_TRUE((*a)->synchronize());
+  auto deadline = Clock::now() + 5s;
+  while (rt->stats().deferredReclaims > 0 && Clock::now() < deadline)
+    std::this_thread::sleep_for(5ms);
+  const RuntimeStats after = rt->stats();
+  std::printf("[host-stall-mock] deferred reclaims: %llu while the kernel ran, %llu after it "
+              "ended; %llu leaked\n",
+              static_cast<unsigned long long>(during.deferredReclaims),
+              static_cast<unsigned long long>(after.deferredReclaims),
+              static_cast<unsigned long long>(after.leakedReclaims));
+  EXPECT_EQ(after.deferredReclaims, 0u) << "the deferred reclaims did not drain once idle";
+  timed("loadApplication once idle", 2000ms, [&] {
+    auto again = rt->loadApplicationFile(kBitcode, {.clamping = Clamping::ModuloBased});
+    EXPECT_TRUE(again) << again.error().describe();
+  });
+  EXPECT_EQ(mock.waited(), waitedBefore);
+}
+
+// The teardown of the runtime whose own kernel does not end (not cancelled: the
+// cooperative policy): bounded by twice shutdownDrainTimeout, nothing waited for.
+TEST_F(HostStallMock, TeardownUnderItsOwnRunningKernelIsBounded) {
+  RuntimeOptions o;
+  o.shutdownDrainTimeout = 100ms;
+  auto created = Runtime::create(o);
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(vadd);
+  auto b = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 50ms, .cancelOnTimeout = false});
+  ASSERT_TRUE(b);
+  auto x = (*b)->allocate(64), y = (*b)->allocate(64);
+  ASSERT_TRUE((*b)->fill(*x, 0, 64, 0));
+  const unsigned long waitedBefore = mock.waited();
+  mock.hold(1);
+  ASSERT_TRUE((*b)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  Status s = (*b)->synchronize();
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::Timeout) << s.error().describe();
+  timed("teardown of the runtime under its own running kernel", 100ms * 2 + 300ms, [&] {
+    *vadd = Kernel();
+    app->reset();
+    b->reset();
+    rt.reset();
+  });
+  EXPECT_EQ(mock.waited(), waitedBefore) << "a waiting driver call was made while a kernel ran";
+}
