@@ -137,6 +137,8 @@ PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::s
       cancelDeadline(opts.cancelDeadline.count() > 0 ? opts.cancelDeadline
                                                      : std::chrono::milliseconds(1000)),
       allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
+  // Its kernels count for every runtime's quiet sections (DeviceActivity.h).
+  DeviceActivity::of(state->info.ordinal).addStream(stream, state->generation);
   state->livePipelines++; // last: the destructor, which decrements, runs only from here on
 }
 
@@ -146,6 +148,7 @@ PipelineImpl::~PipelineImpl() {
   const cuda::DriverApi &api = *state->api;
   if (!state->makeCurrent()) {
     // Lost (or abandoned) context: the reset frees everything; touch nothing.
+    DeviceActivity::of(state->info.ordinal).retireStream(stream);
     state->pool->abandon(arena);
     return;
   }
@@ -180,8 +183,14 @@ PipelineImpl::~PipelineImpl() {
   if (endEvent)
     api.cuEventDestroy(endEvent);
   api.cuEventDestroy(cancelEvent);
-  // With work still pending the driver releases the stream once it has finished.
-  api.cuStreamDestroy(stream);
+  // A stream whose kernels may still run stays counted (no waiting call is made
+  // until they end, DeviceActivity.h) and is destroyed once seen idle.
+  if (q == CUDA_SUCCESS) {
+    DeviceActivity::of(state->info.ordinal).removeStream(stream);
+    api.cuStreamDestroy(stream);
+  } else {
+    DeviceActivity::of(state->info.ordinal).retireStream(stream);
+  }
 }
 
 std::chrono::milliseconds PipelineImpl::effectiveTimeout() const noexcept {
@@ -461,10 +470,15 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
     statusDirty = false;
   }
   batchUsedFuel |= config.fuel != 0;
-  CUresult r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
-                                          config.block.x, config.block.y, config.block.z,
-                                          config.dynamicSharedBytes, stream, pack.pointers(),
-                                          nullptr);
+  CUresult r;
+  {
+    // No kernel starts while a quiet section makes waiting driver calls
+    // (DeviceActivity.h): this waits at most for one such section.
+    DeviceActivity::LaunchPass pass(DeviceActivity::of(state->info.ordinal));
+    r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
+                                   config.block.x, config.block.y, config.block.z,
+                                   config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
+  }
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, fmt::format("launching kernel '{}'", kernel.name)));
   noteEnqueued();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "BlockAllocator.h"
+#include "DeviceActivity.h"
 #include "RuntimeState.h"
 #include "Validation.h"
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <thread>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -37,18 +38,29 @@ void RuntimeState::abandon() noexcept {
 void RuntimeState::reclaim(std::function<void()> fn) noexcept {
   if (!api)
     return;
+  // Lost, reset since, or abandoned by the time it would run: the reclaimer drops it
+  // (leaks rather than touch the driver).
   try {
-    reclaimer.post([api = api, ctx = ctx, d = info.ordinal, gen = generation, inert = inert,
-                    fn = std::move(fn)](bool run) {
-      // Dropped, lost, reset since, or abandoned: leak rather than touch the driver.
-      if (!run || inert->load() || DeviceRegistry::lost[d].load() ||
-          DeviceRegistry::generation[d].load() != gen)
-        return;
-      if (api->cuCtxSetCurrent(ctx) == CUDA_SUCCESS)
-        fn();
-    });
+    Reclaimer::instance().post({info.ordinal, generation, ctx, api, inert, std::move(fn)});
   } catch (...) {
     // No memory for the task: the resource leaks, which is safe.
+  }
+}
+
+Result<DeviceActivity::QuietSection> RuntimeState::waitQuiet(std::string_view what) {
+  using namespace std::chrono;
+  auto pause = microseconds(200);
+  const auto begin = steady_clock::now();
+  while (true) {
+    if (Status s = requireDevice(what); !s)
+      return std::move(s).error();
+    // Starved (kernels back to back): hold launches for a moment so short ones drain.
+    const auto settle = steady_clock::now() - begin > milliseconds(500) ? microseconds(10'000)
+                                                                         : microseconds(0);
+    if (auto q = DeviceActivity::of(info.ordinal).tryQuiet(*api, generation, settle))
+      return std::move(*q);
+    std::this_thread::sleep_for(pause);
+    pause = std::min<microseconds>(pause * 2, milliseconds(10));
   }
 }
 
@@ -275,21 +287,21 @@ RuntimeState::~RuntimeState() {
   }
   modules.clear();
   backend.reset();
-  // 4. Let the reclaim thread finish, bounded: a queued unload may still wait for
-  //    another runtime's kernel in the same context. If it does not finish in time,
-  //    leave the context (and the thread) alone.
-  if (!reclaimer.stop(!inert->load(), options.shutdownDrainTimeout))
-    abandon();
-
+  // 4. Nothing is waited for: the queued unloads and frees run on the process-wide
+  //    reclaimer once no kernel of the context runs (or are dropped, abandoned or
+  //    lost). The context's release goes last in that queue: after this runtime's
+  //    frees, and it may be the last reference (destroying the context waits too).
   std::lock_guard lock(DeviceRegistry::mutex);
   if (DeviceRegistry::generation[d].load() == generation &&
       (lostFlag.load() || DeviceRegistry::lost[d].load())) {
     api->cuDevicePrimaryCtxReset(device);
     DeviceRegistry::generation[d].fetch_add(1);
     DeviceRegistry::lost[d].store(false);
+    if (!abandoned.load())
+      api->cuDevicePrimaryCtxRelease(device); // the reset context: nothing runs
+  } else if (!abandoned.load()) {
+    reclaim([api = api, dev = device] { api->cuDevicePrimaryCtxRelease(dev); });
   }
-  if (!abandoned.load())
-    api->cuDevicePrimaryCtxRelease(device);
 }
 
 } // namespace detail
@@ -428,6 +440,8 @@ RuntimeStats Runtime::stats() const {
   s.memoryCacheHits = state_->memoryHits.load();
   s.diskCacheHits = state_->diskHits.load();
   s.cachedModules = state_->modules.size();
+  s.deferredReclaims = detail::Reclaimer::instance().queued();
+  s.leakedReclaims = detail::Reclaimer::instance().leaked();
   return s;
 }
 

@@ -361,6 +361,12 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
     other->reset();
   });
   EXPECT_LT(msSince(spinStart), 5500.0) << "the measurements took too long to overlap the kernel";
+  // The unloads and frees of the evicted module and of the other runtime (and its
+  // context release) were deferred: no waiting driver call while a kernel runs.
+  const uint64_t deferred = rt->stats().deferredReclaims;
+  std::printf("[host-stall] %-58s %9llu\n", "reclaims deferred while A's kernel runs",
+              static_cast<unsigned long long>(deferred));
+  EXPECT_GE(deferred, 1u) << "nothing was deferred: the unloads ran under A's kernel";
 
   // The pending load completes once A's kernel has ended.
   auto loaded = pending.wait(20000ms);
@@ -373,6 +379,14 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
   ASSERT_TRUE((*a)->copyToHost(&how, *result, 0, 4));
   EXPECT_EQ(how, 2u);
   std::printf("[host-stall] %-58s %9.1f ms\n", "tenant A's kernel ended after", msSince(spinStart));
+  // Once A's kernel has ended the deferred reclaims run (quiet sections of at most
+  // 64 calls or 5 ms): bounded by the reclaimer's poll (10 ms) plus the calls.
+  timed("deferred reclaims drained after A's kernel ended", 1000ms, [&] {
+    while (rt->stats().deferredReclaims > 0)
+      std::this_thread::sleep_for(1ms);
+  });
+  std::printf("[host-stall] %-58s %9llu\n", "reclaims leaked so far (process-wide)",
+              static_cast<unsigned long long>(rt->stats().leakedReclaims));
 
   // Teardown of the runtime while a kernel of its own never ends (well, 6 s): the
   // drain gives up after shutdownDrainTimeout and the context is abandoned.
