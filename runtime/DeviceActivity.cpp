@@ -67,10 +67,12 @@ DeviceActivity::QuietSection::~QuietSection() {
 bool DeviceActivity::allIdleLocked(const cuda::DriverApi &api, uint64_t generation) {
   bool idle = true;
   for (auto it = streams_.begin(); it != streams_.end();) {
-    if (it->generation != generation) { // a reset context freed it: forget, touch nothing
+    if (it->generation < generation) { // a reset context freed it: forget, touch nothing
       it = streams_.erase(it);
       continue;
     }
+    if (it->generation > generation) // the caller is of a reset context: it runs nothing
+      return false;
     // cuStreamQuery returns at once; nobody is inside a waiting call (this is the
     // only place they are made).
     CUresult r = api.cuStreamQuery(it->stream);
@@ -128,6 +130,8 @@ Reclaimer &Reclaimer::instance() {
   }();
   return *r;
 }
+
+bool Reclaimer::exiting() const noexcept { return exiting_.load(); }
 
 void Reclaimer::atExit() {
   Reclaimer &r = instance();

@@ -120,6 +120,8 @@ public:
   void post(Task task) noexcept;
   uint64_t queued() const noexcept { return queued_.load(); }
   uint64_t leaked() const noexcept { return leaked_.load(); }
+  /// The process is exiting: nothing touches the driver any more.
+  bool exiting() const noexcept;
   /// Test hook: a smaller queue limit (0 = kMaxQueued).
   void setLimitForTesting(size_t limit) noexcept { limit_.store(limit ? limit : kMaxQueued); }
 

@@ -52,6 +52,8 @@ Result<DeviceActivity::QuietSection> RuntimeState::waitQuiet(std::string_view wh
   auto pause = microseconds(200);
   const auto begin = steady_clock::now();
   while (true) {
+    if (Reclaimer::instance().exiting())
+      return Error(ErrorCode::ContextLost, fmt::format("cannot {}: the process is exiting", what));
     if (Status s = requireDevice(what); !s)
       return std::move(s).error();
     // Starved (kernels back to back): hold launches for a moment so short ones drain.

@@ -7,6 +7,8 @@
 // call of the other tenants must return within its bound all the same, and no
 // waiting call may be made while a kernel runs (the mock counts those that waited).
 // Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
+#include "DeviceActivity.h"
+#include "PipelineImpl.h"
 #include "atoll/atoll.h"
 
 #include <gtest/gtest.h>
@@ -249,4 +251,131 @@ TEST_F(HostStallMock, TeardownUnderItsOwnRunningKernelIsBounded) {
     rt.reset();
   });
   EXPECT_EQ(mock.waited(), waitedBefore) << "a waiting driver call was made while a kernel ran";
+}
+
+// A cancelled kernel ends within microseconds: the deferred reclaims run then, with
+// no need for the kernel's own end (Pipeline::cancel, cancelOnTimeout).
+TEST_F(HostStallMock, CancelledWorkLetsTheDeferredReclaimsRun) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(vadd);
+  auto p = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 60000ms});
+  ASSERT_TRUE(p);
+  auto x = (*p)->allocate(64), y = (*p)->allocate(64);
+  ASSERT_TRUE((*p)->fill(*x, 0, 64, 0));
+  {
+    auto evictable = rt->loadApplicationFile(kBitcode, {.optLevel = 1});
+    ASSERT_TRUE(evictable) << evictable.error().describe();
+  }
+  const unsigned long waitedBefore = mock.waited();
+  mock.hold(1);
+  ASSERT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  EXPECT_GE(rt->trimModuleCache(), 1u);
+  std::this_thread::sleep_for(50ms);
+  EXPECT_GE(rt->stats().deferredReclaims, 1u) << "the unload ran under a running kernel";
+  timed("cancel, then the deferred unload runs", 1000ms, [&] {
+    EXPECT_TRUE((*p)->cancel());
+    while (rt->stats().deferredReclaims > 0)
+      std::this_thread::sleep_for(1ms);
+  });
+  EXPECT_EQ(mock.waited(), waitedBefore) << "a waiting driver call was made while a kernel ran";
+}
+
+// The gate: while a quiet section runs, a launch waits for it (and only for it); a
+// quiet section is refused while a registered stream has a kernel; a stream given up
+// with work pending stays counted until it is idle, then it is destroyed.
+TEST_F(HostStallMock, QuietSectionsAndTheLaunchGate) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(vadd);
+  auto p = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 60000ms, .cancelOnTimeout = false});
+  ASSERT_TRUE(p);
+  auto x = (*p)->allocate(64), y = (*p)->allocate(64);
+  ASSERT_TRUE((*p)->fill(*x, 0, 64, 0));
+  auto &activity = detail::DeviceActivity::of(rt->device().ordinal);
+  auto driver = Atoll::cuda::loadDriver();
+  ASSERT_TRUE(driver) << driver.error().describe();
+  const Atoll::cuda::DriverApi *api = *driver;
+  CUcontext ctx = nullptr;
+  CUdevice dev = 0;
+  ASSERT_EQ(api->cuDeviceGet(&dev, rt->device().ordinal), CUDA_SUCCESS);
+  ASSERT_EQ(api->cuDevicePrimaryCtxRetain(&ctx, dev), CUDA_SUCCESS);
+  ASSERT_EQ(api->cuCtxSetCurrent(ctx), CUDA_SUCCESS);
+  const uint64_t gen = detail::DeviceRegistry::generation[rt->device().ordinal].load();
+
+  // 1. A launch waits while a quiet section is open, and goes on when it ends.
+  std::atomic<bool> launched{false};
+  std::optional<Detached> launcher;
+  {
+    auto quiet = activity.tryQuiet(*api, gen, 0us);
+    ASSERT_TRUE(quiet) << "no kernel runs, yet the quiet section was refused";
+    launcher.emplace([&] {
+      EXPECT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+      launched = true;
+    });
+    std::this_thread::sleep_for(100ms);
+    EXPECT_FALSE(launched) << "a kernel was launched during a quiet section";
+  }
+  ASSERT_TRUE(launcher->waitFor(2000ms)) << "the launch did not go on after the section";
+  EXPECT_TRUE(launched);
+
+  // 2. Refused while a kernel runs; the settle wait is bounded.
+  mock.hold(1);
+  ASSERT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  auto t = Clock::now();
+  EXPECT_FALSE(activity.tryQuiet(*api, gen, 0us));
+  EXPECT_FALSE(activity.tryQuiet(*api, gen, 20'000us));
+  EXPECT_LT(msSince(t), 1000.0);
+
+  // 3. The pipeline goes with its kernel still running (not cancelled): its stream
+  //    stays counted; once the kernel ends the next check destroys it.
+  const size_t before = activity.streams();
+  p->reset();
+  EXPECT_EQ(activity.streams(), before) << "a stream with a running kernel was forgotten";
+  EXPECT_FALSE(activity.tryQuiet(*api, gen, 0us));
+  mock.hold(0);
+  EXPECT_TRUE(activity.tryQuiet(*api, gen, 0us));
+  EXPECT_EQ(activity.streams(), before - 1);
+  api->cuDevicePrimaryCtxRelease(dev);
+}
+
+// The deferred queue is bounded: past its limit a waiting call is dropped and
+// counted as leaked (the memory stays allocated, which is safe), never queued
+// without bound while a kernel runs for ever.
+TEST_F(HostStallMock, DeferredQueueIsBoundedAndLeaksAreCounted) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  auto p = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 60000ms});
+  ASSERT_TRUE(p);
+  auto x = (*p)->allocate(64), y = (*p)->allocate(64);
+  ASSERT_TRUE((*p)->fill(*x, 0, 64, 0));
+  for (unsigned opt = 0; opt < 4; ++opt) { // four cached modules to evict
+    if (opt == 2)
+      continue; // the default level: kept by `app`
+    auto m = rt->loadApplicationFile(kBitcode, {.optLevel = opt});
+    ASSERT_TRUE(m) << m.error().describe();
+  }
+  mock.hold(1);
+  ASSERT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  auto &reclaimer = detail::Reclaimer::instance();
+  const uint64_t queued = reclaimer.queued(), leaked = reclaimer.leaked();
+  reclaimer.setLimitForTesting(queued + 1);
+  EXPECT_GE(rt->trimModuleCache(), 3u);
+  EXPECT_EQ(reclaimer.queued(), queued + 1);
+  EXPECT_GE(reclaimer.leaked(), leaked + 2);
+  EXPECT_GE(rt->stats().leakedReclaims, leaked + 2);
+  reclaimer.setLimitForTesting(0);
+  mock.hold(0);
 }
