@@ -294,16 +294,19 @@ RuntimeState::~RuntimeState() {
   //    lost). The context's release goes last in that queue: after this runtime's
   //    frees, and it may be the last reference (destroying the context waits too).
   std::lock_guard lock(DeviceRegistry::mutex);
-  if (DeviceRegistry::generation[d].load() == generation &&
-      (lostFlag.load() || DeviceRegistry::lost[d].load())) {
+  bool reset = DeviceRegistry::generation[d].load() != generation; // by another runtime
+  if (!reset && (lostFlag.load() || DeviceRegistry::lost[d].load())) {
     api->cuDevicePrimaryCtxReset(device);
     DeviceRegistry::generation[d].fetch_add(1);
     DeviceRegistry::lost[d].store(false);
-    if (!abandoned.load())
-      api->cuDevicePrimaryCtxRelease(device); // the reset context: nothing runs
-  } else if (!abandoned.load()) {
-    reclaim([api = api, dev = device] { api->cuDevicePrimaryCtxRelease(dev); });
+    reset = true;
   }
+  if (abandoned.load())
+    return; // work may still use the context: keep our reference for ever
+  if (reset) // after cuDevicePrimaryCtxReset: nothing of this runtime runs any more
+    api->cuDevicePrimaryCtxRelease(device);
+  else
+    reclaim([api = api, dev = device] { api->cuDevicePrimaryCtxRelease(dev); });
 }
 
 } // namespace detail
