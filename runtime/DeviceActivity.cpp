@@ -47,7 +47,7 @@ DeviceActivity::LaunchPass::LaunchPass(DeviceActivity &a) : a_(a) {
 
 DeviceActivity::LaunchPass::~LaunchPass() {
   std::lock_guard lock(a_.mutex_);
-  if (--a_.launching_ == 0)
+  if (--a_.launching_ == 0 && a_.closed_)
     a_.cv_.notify_all();
 }
 
@@ -99,6 +99,15 @@ DeviceActivity::tryQuiet(const cuda::DriverApi &api, uint64_t generation,
                          std::chrono::microseconds settle) {
   std::unique_lock order(order_);
   std::unique_lock lock(mutex_);
+  // Launches wait while the gate is closed: a settle wait at most every
+  // kSettleEvery, whoever asks for it, and never longer than kMaxSettle.
+  const auto now = std::chrono::steady_clock::now();
+  if (settle.count() > 0 && now - lastSettle_ >= kSettleEvery) {
+    settle = std::min<std::chrono::microseconds>(settle, kMaxSettle);
+    lastSettle_ = now;
+  } else {
+    settle = std::chrono::microseconds(0);
+  }
   // Cheap first look with the gate open: a busy device costs launches nothing.
   if (settle.count() == 0 && !allIdleLocked(api, generation))
     return std::nullopt;
@@ -200,7 +209,7 @@ void Reclaimer::loop() {
         busySince = std::min(busySince, now);
         // Starved (kernels back to back for a while): hold launches for a moment so
         // short kernels drain. Never-ending ones make this fail each time.
-        const auto settle = now - busySince > milliseconds(500) ? microseconds(10'000)
+        const auto settle = now - busySince > milliseconds(500) ? DeviceActivity::kMaxSettle
                                                                  : microseconds(0);
         if (auto quiet = DeviceActivity::of(head.ordinal)
                              .tryQuiet(*head.api, head.generation, settle)) {

@@ -64,10 +64,17 @@ public:
     std::unique_lock<std::mutex> order_;
   };
 
-  /// Closes the gate, waits for launches in progress to leave it, then checks every
-  /// registered stream (waiting at most `settle` for them to go idle, the gate
-  /// closed). All idle: the section (the gate stays closed until it ends). Else the
-  /// gate reopens: nullopt. The caller has the context of `generation` current.
+  /// A caller starved for a while (kernels back to back) may ask to hold launches for
+  /// a moment so that short kernels drain: at most kMaxSettle, at most once every
+  /// kSettleEvery per device (launches wait at most 2.5% of the time for it).
+  static constexpr std::chrono::microseconds kMaxSettle{5'000};
+  static constexpr std::chrono::milliseconds kSettleEvery{200};
+
+  /// Checks every registered stream with the gate open; all idle: closes the gate,
+  /// waits for launches in progress to leave it, checks again (waiting at most
+  /// `settle`, the gate closed, see kMaxSettle). All idle: the section (the gate
+  /// stays closed until it ends). Else the gate reopens: nullopt. The caller has the
+  /// context of `generation` current.
   std::optional<QuietSection> tryQuiet(const cuda::DriverApi &api, uint64_t generation,
                                        std::chrono::microseconds settle);
 
@@ -89,6 +96,7 @@ private:
   std::vector<Entry> streams_;
   unsigned launching_ = 0;
   bool closed_ = false;
+  std::chrono::steady_clock::time_point lastSettle_{};
   std::mutex order_; // one quiet section at a time (loaders, the reclaimer)
 };
 

@@ -57,8 +57,9 @@ Result<DeviceActivity::QuietSection> RuntimeState::waitQuiet(std::string_view wh
     if (Status s = requireDevice(what); !s)
       return std::move(s).error();
     // Starved (kernels back to back): hold launches for a moment so short ones drain.
-    const auto settle = steady_clock::now() - begin > milliseconds(500) ? microseconds(10'000)
-                                                                         : microseconds(0);
+    const auto settle = steady_clock::now() - begin > milliseconds(500)
+                            ? DeviceActivity::kMaxSettle
+                            : microseconds(0);
     if (auto q = DeviceActivity::of(info.ordinal).tryQuiet(*api, generation, settle))
       return std::move(*q);
     std::this_thread::sleep_for(pause);
