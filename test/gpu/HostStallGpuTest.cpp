@@ -246,6 +246,44 @@ TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
   EXPECT_FALSE((*p)->wedged());
 }
 
+// Waiting driver calls (here a module unload) are deferred while a kernel runs, and
+// run as soon as it is cancelled: the cancel, not the kernel's own end, bounds them.
+TEST(HostStallTimingSensitive, DeferredReclaimsRunOnceTheKernelIsCancelled) {
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  const std::string bc = bitcodePath("runtime_kernels.bc");
+  auto app = (*rt)->loadApplicationFile(bc);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  ASSERT_TRUE(spin);
+  {
+    auto evictable = (*rt)->loadApplicationFile(bc, {.optLevel = 1});
+    ASSERT_TRUE(evictable) << evictable.error().describe();
+  }
+  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = 20000ms});
+  ASSERT_TRUE(p);
+  auto flag = (*p)->allocate(4), result = (*p)->allocate(4);
+  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
+  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 6'000'000'000ull, *result));
+  std::this_thread::sleep_for(100ms);
+  size_t evicted = 0;
+  for (auto until = Clock::now() + 2s; evicted == 0 && Clock::now() < until;
+       std::this_thread::sleep_for(1ms))
+    evicted = (*rt)->trimModuleCache(); // the loader drops its reference a moment late
+  ASSERT_GE(evicted, 1u);
+  std::this_thread::sleep_for(100ms);
+  const uint64_t deferred = (*rt)->stats().deferredReclaims;
+  std::printf("[host-stall] %-58s %9llu\n", "reclaims deferred under the spinning kernel",
+              static_cast<unsigned long long>(deferred));
+  EXPECT_GE(deferred, 1u) << "the unload was not deferred while the kernel ran";
+  timed("cancel, then the deferred reclaims drain", 1000ms, [&] {
+    EXPECT_TRUE((*p)->cancel());
+    while ((*rt)->stats().deferredReclaims > 0)
+      std::this_thread::sleep_for(1ms);
+  });
+}
+
 // Last: it leaves a runtime abandoned under a kernel that runs for 6 more seconds.
 TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
   ATOLL_REQUIRE_GPU();
