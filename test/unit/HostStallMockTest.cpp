@@ -390,3 +390,62 @@ TEST_F(HostStallMock, DeferredQueueIsBoundedAndLeaksAreCounted) {
   reclaimer.setLimitForTesting(0);
   mock.hold(0);
 }
+
+// Issue 18, item 5: a copy takes the caller's handles by value and checks them again
+// after waiting (lock released) for the pipeline's work: a buffer freed meanwhile is
+// a typed error, not a copy into freed memory.
+TEST_F(HostStallMock, CopyRechecksABufferFreedWhileItWaited) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  auto p = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 5000ms});
+  ASSERT_TRUE(p);
+  auto x = (*p)->allocate(64), y = (*p)->allocate(64), victim = (*p)->allocate(4096);
+  ASSERT_TRUE(x && y && victim);
+  ASSERT_TRUE((*p)->fill(*x, 0, 64, 0));
+  mock.hold(1);
+  ASSERT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  Buffer handle = *victim;
+  std::thread freer([&] {
+    std::this_thread::sleep_for(50ms);
+    EXPECT_TRUE((*p)->free(handle));
+    std::this_thread::sleep_for(20ms);
+    mock.hold(0);
+  });
+  std::vector<uint8_t> out(4096);
+  Status s = (*p)->copyToHost(out.data(), handle, 0, out.size());
+  freer.join();
+  ASSERT_FALSE(s) << "the copy read a buffer freed while it waited";
+  EXPECT_EQ(s.error().code(), ErrorCode::InvalidArgument) << s.error().describe();
+  EXPECT_NE(s.error().message().find("not a live allocation"), std::string::npos)
+      << s.error().message();
+}
+
+// Issue 18, item 7: createPipeline failing after the arena lease (std::bad_alloc from
+// a test hook) gives the lease and the stream back, and no exception crosses the API.
+TEST_F(HostStallMock, CreatePipelineFailureReleasesEverything) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto &activity = detail::DeviceActivity::of(rt->device().ordinal);
+  const size_t streams = activity.streams();
+  const RuntimeStats before = rt->stats();
+  detail::failCreatePipelineAfterLease = true;
+  Result<std::unique_ptr<Pipeline>> p = Error(ErrorCode::InvalidArgument, "unset");
+  EXPECT_NO_THROW(p = rt->createPipeline({.arenaBytes = 1 << 20}));
+  detail::failCreatePipelineAfterLease = false;
+  ASSERT_FALSE(p);
+  EXPECT_EQ(p.error().code(), ErrorCode::CapacityExceeded) << p.error().describe();
+  EXPECT_NE(p.error().message().find("out of host memory"), std::string::npos)
+      << p.error().message();
+  rt->collect();
+  const RuntimeStats after = rt->stats();
+  EXPECT_EQ(after.committedBytes, before.committedBytes) << "the lease leaked";
+  EXPECT_EQ(after.livePipelines, before.livePipelines);
+  EXPECT_EQ(activity.streams(), streams) << "the stream stayed registered";
+  auto ok = rt->createPipeline({.arenaBytes = 1 << 20});
+  EXPECT_TRUE(ok) << ok.error().describe();
+}
