@@ -71,7 +71,8 @@ struct RuntimeOptions {
   /// At shutdown, how long to wait for quarantined arenas (wedged work) to drain.
   /// If they do not, the runtime abandons the context (nothing is unloaded, freed or
   /// released: no call can wait for the wedged kernel); teardown takes at most about
-  /// twice this (the drain, then the reclaim thread's queue).
+  /// twice this (stopping the loader, the drain) and never waits for the unloads and
+  /// frees it hands to the process-wide reclaimer.
   std::chrono::milliseconds shutdownDrainTimeout{5000};
   /// How long loadApplication waits for the driver to load a module. Module loads
   /// wait for every running kernel of the shared context, so another tenant's long
@@ -141,10 +142,11 @@ private:
   std::shared_ptr<detail::LoadSlot> slot_;
 };
 
-/// Page-locked host memory: page-aligned memory registered with the driver
-/// (cuMemHostRegister returns at once); async copies from/to it do not block the
-/// calling thread. Movable; frees itself (never throws, never waits: the
-/// unregistration, which waits for running kernels, runs on the reclaim thread).
+/// Page-locked host memory (cuMemAllocHost, which returns at once); async copies
+/// from/to it do not block the calling thread. Movable; releases itself (never
+/// throws, never waits: the block is kept for reuse, zeroed when handed out again,
+/// and freed by the process-wide reclaimer, when no kernel runs, once the runtime
+/// goes).
 class HostMemory {
 public:
   HostMemory() = default;
