@@ -39,6 +39,7 @@ struct Stream {
 };
 struct Event {
   double t = 0;
+  Stream *on = nullptr; // hold mode: recorded behind held work on this stream
 };
 struct Function {
   std::string name;
@@ -446,9 +447,15 @@ CUresult cuEventDestroy(CUevent e) {
 CUresult cuEventRecord(CUevent e, CUstream s) {
   auto lock = ctxLocked();
   reinterpret_cast<Event *>(e)->t = streamOf(s).t;
+  reinterpret_cast<Event *>(e)->on = busy(streamOf(s)) ? &streamOf(s) : nullptr;
   return CUDA_SUCCESS;
 }
-CUresult cuEventQuery(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventQuery(CUevent e) {
+  // Hold mode: not complete while the stream it was recorded on still holds work.
+  auto lock = ctxLocked();
+  Stream *on = reinterpret_cast<Event *>(e)->on;
+  return on && g_streams.count(on) && busy(*on) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
   auto lock = ctxLocked();

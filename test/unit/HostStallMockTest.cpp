@@ -346,15 +346,17 @@ TEST_F(HostStallMock, QuietSectionsAndTheLaunchGate) {
   EXPECT_FALSE(activity.tryQuiet(*api, gen, 20'000us));
   EXPECT_LT(msSince(t), 1000.0);
 
-  // 3. The pipeline goes with its kernel still running (not cancelled): its stream
-  //    stays counted; once the kernel ends the next check destroys it.
+  // 3. The pipeline goes with its kernel still running, under the cooperative
+  //    policy: destroying it cancels the kernel all the same (review R3-F8: nothing
+  //    else could ever cancel it); its stream was kept counted and the next check
+  //    finds it idle (the held kernel left at the cancel word) and destroys it.
   const size_t before = activity.streams();
   p->reset();
   EXPECT_EQ(activity.streams(), before) << "a stream with a running kernel was forgotten";
-  EXPECT_FALSE(activity.tryQuiet(*api, gen, 0us));
-  mock.hold(0);
-  EXPECT_TRUE(activity.tryQuiet(*api, gen, 0us));
+  EXPECT_TRUE(activity.tryQuiet(*api, gen, 0us))
+      << "the destroyed pipeline's kernel was not cancelled (R3-F8)";
   EXPECT_EQ(activity.streams(), before - 1);
+  mock.hold(0);
   api->cuDevicePrimaryCtxRelease(dev);
 }
 
@@ -448,4 +450,60 @@ TEST_F(HostStallMock, CreatePipelineFailureReleasesEverything) {
   EXPECT_EQ(activity.streams(), streams) << "the stream stayed registered";
   auto ok = rt->createPipeline({.arenaBytes = 1 << 20});
   EXPECT_TRUE(ok) << ok.error().describe();
+}
+
+// Review R3-F2: a pipeline destroyed while its launch runs gives its control-block slot
+// back once that work has ended (quarantined like the arena, not dropped): more
+// create/launch/destroy cycles than there are slots (16,384), every tenant can still
+// create pipelines.
+TEST_F(HostStallMock, ControlSlotsOfBusyPipelinesComeBack) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(vadd);
+  mock.hold(1);
+  for (int i = 0; i < 16384 + 200; ++i) {
+    auto p = rt->createPipeline({.arenaBytes = 1 << 20});
+    ASSERT_TRUE(p) << "cycle " << i << ": " << p.error().describe();
+    auto x = (*p)->allocate(64), y = (*p)->allocate(64);
+    ASSERT_TRUE(x && y);
+    ASSERT_TRUE((*p)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+    auto idle = (*p)->idle();
+    ASSERT_TRUE(idle);
+    ASSERT_FALSE(*idle) << "the mock did not hold the kernel: the test measures nothing";
+  }
+  auto innocent = rt->createPipeline({.arenaBytes = 1 << 20, .name = "innocent"});
+  EXPECT_TRUE(innocent) << innocent.error().describe();
+}
+
+// Review R3-F7: the host bookkeeping of buffers is bounded per pipeline
+// (PipelineOptions::maxBuffers): past it allocate() is CapacityExceeded naming the
+// option; freeing one makes room again.
+TEST_F(HostStallMock, LiveBuffersAreCappedPerPipeline) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  auto p = (*created)->createPipeline({.arenaBytes = 1 << 20, .maxBuffers = 8});
+  ASSERT_TRUE(p) << p.error().describe();
+  std::vector<Buffer> live;
+  for (int i = 0; i < 8; ++i) {
+    auto b = (*p)->allocate(256);
+    ASSERT_TRUE(b) << "buffer " << i << ": " << b.error().describe();
+    live.push_back(*b);
+  }
+  auto past = (*p)->allocate(256);
+  ASSERT_FALSE(past) << "a ninth buffer past maxBuffers = 8";
+  EXPECT_EQ(past.error().code(), ErrorCode::CapacityExceeded) << past.error().describe();
+  EXPECT_NE(past.error().message().find("8 live buffers is the limit (PipelineOptions::maxBuffers)"),
+            std::string::npos)
+      << past.error().message();
+  ASSERT_TRUE((*p)->free(live.back()));
+  EXPECT_TRUE((*p)->allocate(256));
+  // The default is 2^20: far more than a test needs, far less than arena / 256.
+  auto q = (*created)->createPipeline({.arenaBytes = 1 << 20});
+  ASSERT_TRUE(q);
+  for (int i = 0; i < 100; ++i)
+    ASSERT_TRUE((*q)->allocate(256));
 }
