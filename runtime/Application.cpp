@@ -294,6 +294,11 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
                          CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {infoLog, reinterpret_cast<void *>(uintptr_t(sizeof infoLog)), errorLog,
                     reinterpret_cast<void *>(uintptr_t(sizeof errorLog))};
+  // The load (and the lookups below, where a lazy load happens) wait for every
+  // running kernel: made only when none runs (DeviceActivity.h).
+  auto quiet = waitQuiet("load a module");
+  if (!quiet)
+    return std::move(quiet).error();
   CUmodule mod = nullptr;
   CUresult r = api->cuModuleLoadDataEx(&mod, entry.cubin.data(), 4, keys, values);
   if (r != CUDA_SUCCESS) {

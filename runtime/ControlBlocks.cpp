@@ -22,10 +22,19 @@ Result<uint64_t> ControlBlocks::acquire() {
       state_.reclaim([api = state_.api, p] { api->cuMemFree(p); });
       return state_.fail(r, "creating the control stream");
     }
+    try {
+      free_.reserve(kSlots); // collectLocked (noexcept) never allocates
+    } catch (...) {
+      state_.api->cuStreamDestroy(s);
+      state_.reclaim([api = state_.api, p] { api->cuMemFree(p); });
+      return Error(ErrorCode::CapacityExceeded, "allocating the control blocks: out of host memory");
+    }
     base_ = p;
     stream_ = s;
   }
   uint32_t slot;
+  if (free_.empty())
+    collectLocked();
   if (!free_.empty()) {
     slot = free_.back();
     free_.pop_back();
@@ -45,8 +54,41 @@ void ControlBlocks::release(uint64_t addr, bool idle) noexcept {
     free_.push_back(uint32_t((addr - base_) / ATOLL_CONTROL_BLOCK_BYTES));
 }
 
+void ControlBlocks::quarantine(uint64_t addr, CUevent done) noexcept {
+  std::lock_guard lock(mutex_);
+  try {
+    if (base_ && addr >= base_) {
+      quarantined_.emplace_back(uint32_t((addr - base_) / ATOLL_CONTROL_BLOCK_BYTES), done);
+      return;
+    }
+  } catch (...) {
+  }
+  state_.api->cuEventDestroy(done); // no memory: the slot is dropped (never reused)
+}
+
+size_t ControlBlocks::quarantined() const {
+  std::lock_guard lock(mutex_);
+  return quarantined_.size();
+}
+
+void ControlBlocks::collectLocked() noexcept {
+  const cuda::DriverApi &api = *state_.api;
+  for (auto it = quarantined_.begin(); it != quarantined_.end();) {
+    if (api.cuEventQuery(it->second) != CUDA_SUCCESS) { // running (or lost: kept)
+      ++it;
+      continue;
+    }
+    api.cuEventDestroy(it->second);
+    free_.push_back(it->first);
+    it = quarantined_.erase(it);
+  }
+}
+
 void ControlBlocks::shutdown() noexcept {
   std::lock_guard lock(mutex_);
+  for (auto &[slot, done] : quarantined_)
+    state_.api->cuEventDestroy(done);
+  quarantined_.clear();
   if (stream_)
     state_.api->cuStreamDestroy(stream_);
   // cuMemFree waits for every running kernel of the context: reclaim thread.

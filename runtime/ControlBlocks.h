@@ -8,6 +8,7 @@
 #include "cuda/DriverApi.h"
 
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace Atoll::detail {
@@ -29,6 +30,12 @@ public:
   /// idle: no kernel can still read the slot, so it is reused; otherwise it is
   /// never handed out again (32 bytes; a cancelled kernel may still be leaving).
   void release(uint64_t slot, bool idle) noexcept;
+  /// A slot whose kernels may still run: reused once `done` (recorded after all of
+  /// its pipeline's work) has completed, polled by acquire(); the event is then
+  /// destroyed. Lost or shut down first: dropped with the context.
+  void quarantine(uint64_t slot, CUevent done) noexcept;
+  /// Slots quarantined now (tests).
+  size_t quarantined() const;
   /// The runtime's control stream (valid after a successful acquire).
   CUstream stream() const noexcept { return stream_; }
   /// Frees the device memory and the stream (context current, no work running).
@@ -36,11 +43,14 @@ public:
 
 private:
   RuntimeState &state_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   CUdeviceptr base_ = 0;
   CUstream stream_ = nullptr;
   uint32_t next_ = 0;
   std::vector<uint32_t> free_;
+  std::vector<std::pair<uint32_t, CUevent>> quarantined_;
+  /// Moves quarantined slots whose work has ended to free_ (cuEventQuery, at once).
+  void collectLocked() noexcept;
 };
 
 } // namespace Atoll::detail

@@ -136,7 +136,10 @@ PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::s
       control(control), cancelEvent(cancelEvent), cancelOnTimeout(opts.cancelOnTimeout),
       cancelDeadline(opts.cancelDeadline.count() > 0 ? opts.cancelDeadline
                                                      : std::chrono::milliseconds(1000)),
+      maxBuffers(opts.maxBuffers ? opts.maxBuffers : kDefaultMaxBuffers),
       allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
+  // Its kernels count for every runtime's quiet sections (DeviceActivity.h).
+  DeviceActivity::of(state->info.ordinal).addStream(stream, state->generation);
   state->livePipelines++; // last: the destructor, which decrements, runs only from here on
 }
 
@@ -146,6 +149,7 @@ PipelineImpl::~PipelineImpl() {
   const cuda::DriverApi &api = *state->api;
   if (!state->makeCurrent()) {
     // Lost (or abandoned) context: the reset frees everything; touch nothing.
+    DeviceActivity::of(state->info.ordinal).retireStream(stream);
     state->pool->abandon(arena);
     return;
   }
@@ -157,14 +161,29 @@ PipelineImpl::~PipelineImpl() {
   bool ok = q == CUDA_SUCCESS || q == CUDA_ERROR_NOT_READY;
   if (!ok)
     (void)state->fail(q, "querying the pipeline's stream");
-  // Work still running is cancelled (from the control stream; not under the
-  // cooperative policy): it ends within microseconds and the quarantined arena below
-  // comes back soon after.
-  if (!idle && ok && cancelOnTimeout && state->controls.stream())
+  // Work still running is cancelled (from the control stream), whatever the policy:
+  // cancelOnTimeout governs what a timeout does; once the pipeline is gone nothing
+  // else could ever cancel its kernels (review R3-F8). It ends within microseconds
+  // and the quarantined arena and control slot below come back soon after.
+  if (!idle && ok && state->controls.stream())
     (void)api.cuMemsetD32Async(control + ATOLL_CONTROL_CANCEL_OFFSET, 1, 1,
                                state->controls.stream());
-  // A slot a running kernel may still read is never reused.
-  state->controls.release(control, idle);
+  // A slot a running kernel may still read is quarantined until an event recorded
+  // after all of this stream's work has completed (review R3-F2: it used to be
+  // dropped for good, and 16,384 such teardowns denied every createPipeline).
+  if (idle) {
+    state->controls.release(control, true);
+  } else {
+    CUevent done = nullptr;
+    if (ok && api.cuEventCreate(&done, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
+        api.cuEventRecord(done, stream) == CUDA_SUCCESS) {
+      state->controls.quarantine(control, done);
+    } else {
+      if (done)
+        api.cuEventDestroy(done);
+      state->controls.release(control, false); // never reused (lost context)
+    }
+  }
   // The scrub runs after all of this pipeline's work, on its own stream.
   ok = ok && api.cuMemsetD8Async(arena.base, 0, arena.size, stream) == CUDA_SUCCESS &&
        api.cuEventRecord(static_cast<CUevent>(arena.event), stream) == CUDA_SUCCESS;
@@ -180,8 +199,14 @@ PipelineImpl::~PipelineImpl() {
   if (endEvent)
     api.cuEventDestroy(endEvent);
   api.cuEventDestroy(cancelEvent);
-  // With work still pending the driver releases the stream once it has finished.
-  api.cuStreamDestroy(stream);
+  // A stream whose kernels may still run stays counted (no waiting call is made
+  // until they end, DeviceActivity.h) and is destroyed once seen idle.
+  if (q == CUDA_SUCCESS) {
+    DeviceActivity::of(state->info.ordinal).removeStream(stream);
+    api.cuStreamDestroy(stream);
+  } else {
+    DeviceActivity::of(state->info.ordinal).retireStream(stream);
+  }
 }
 
 std::chrono::milliseconds PipelineImpl::effectiveTimeout() const noexcept {
@@ -461,10 +486,15 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
     statusDirty = false;
   }
   batchUsedFuel |= config.fuel != 0;
-  CUresult r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
-                                          config.block.x, config.block.y, config.block.z,
-                                          config.dynamicSharedBytes, stream, pack.pointers(),
-                                          nullptr);
+  CUresult r;
+  {
+    // No kernel starts while a quiet section makes waiting driver calls
+    // (DeviceActivity.h): this waits at most for one such section.
+    DeviceActivity::LaunchPass pass(DeviceActivity::of(state->info.ordinal));
+    r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
+                                   config.block.x, config.block.y, config.block.z,
+                                   config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
+  }
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, fmt::format("launching kernel '{}'", kernel.name)));
   noteEnqueued();
@@ -527,6 +557,11 @@ Result<Buffer> Pipeline::allocate(uint64_t bytes) {
   std::lock_guard lock(impl_->mutex);
   if (impl_->state->lost())
     return impl_->named(impl_->state->lostError("allocate a buffer"));
+  if (impl_->allocator.liveBlocks() >= impl_->maxBuffers)
+    return impl_->named(Error(
+        ErrorCode::CapacityExceeded,
+        fmt::format("{} live buffers is the limit (PipelineOptions::maxBuffers): free some first",
+                    impl_->maxBuffers)));
   auto block = impl_->allocator.allocate(bytes);
   if (!block)
     return impl_->named(std::move(block).error());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "BlockAllocator.h"
+#include "DeviceActivity.h"
 #include "RuntimeState.h"
 #include "Validation.h"
 
@@ -37,6 +38,8 @@ public:
   const CUevent cancelEvent;   // recorded on the control stream after a cancel set
   const bool cancelOnTimeout;
   const std::chrono::milliseconds cancelDeadline;
+  static constexpr uint64_t kDefaultMaxBuffers = uint64_t(1) << 20;
+  const uint64_t maxBuffers; // live buffers (host bookkeeping per buffer, review R3-F7)
 
   mutable std::mutex mutex;
   BlockAllocator allocator;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <thread>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -38,18 +39,32 @@ void RuntimeState::abandon() noexcept {
 void RuntimeState::reclaim(std::function<void()> fn) noexcept {
   if (!api)
     return;
+  // Lost, reset since, or abandoned by the time it would run: the reclaimer drops it
+  // (leaks rather than touch the driver).
   try {
-    reclaimer.post([api = api, ctx = ctx, d = info.ordinal, gen = generation, inert = inert,
-                    fn = std::move(fn)](bool run) {
-      // Dropped, lost, reset since, or abandoned: leak rather than touch the driver.
-      if (!run || inert->load() || DeviceRegistry::lost[d].load() ||
-          DeviceRegistry::generation[d].load() != gen)
-        return;
-      if (api->cuCtxSetCurrent(ctx) == CUDA_SUCCESS)
-        fn();
-    });
+    Reclaimer::instance().post({info.ordinal, generation, ctx, api, inert, std::move(fn)});
   } catch (...) {
     // No memory for the task: the resource leaks, which is safe.
+  }
+}
+
+Result<DeviceActivity::QuietSection> RuntimeState::waitQuiet(std::string_view what) {
+  using namespace std::chrono;
+  auto pause = microseconds(200);
+  const auto begin = steady_clock::now();
+  while (true) {
+    if (Reclaimer::instance().exiting())
+      return Error(ErrorCode::ContextLost, fmt::format("cannot {}: the process is exiting", what));
+    if (Status s = requireDevice(what); !s)
+      return std::move(s).error();
+    // Starved (kernels back to back): hold launches for a moment so short ones drain.
+    const auto settle = steady_clock::now() - begin > milliseconds(500)
+                            ? DeviceActivity::kMaxSettle
+                            : microseconds(0);
+    if (auto q = DeviceActivity::of(info.ordinal).tryQuiet(*api, generation, settle))
+      return std::move(*q);
+    std::this_thread::sleep_for(pause);
+    pause = std::min<microseconds>(pause * 2, milliseconds(10));
   }
 }
 
@@ -283,21 +298,24 @@ RuntimeState::~RuntimeState() {
   }
   modules.clear();
   backend.reset();
-  // 4. Let the reclaim thread finish, bounded: a queued unload may still wait for
-  //    another runtime's kernel in the same context. If it does not finish in time,
-  //    leave the context (and the thread) alone.
-  if (!reclaimer.stop(!inert->load(), options.shutdownDrainTimeout))
-    abandon();
-
+  // 4. Nothing is waited for: the queued unloads and frees run on the process-wide
+  //    reclaimer once no kernel of the context runs (or are dropped, abandoned or
+  //    lost). The context's release goes last in that queue: after this runtime's
+  //    frees, and it may be the last reference (destroying the context waits too).
   std::lock_guard lock(DeviceRegistry::mutex);
-  if (DeviceRegistry::generation[d].load() == generation &&
-      (lostFlag.load() || DeviceRegistry::lost[d].load())) {
+  bool reset = DeviceRegistry::generation[d].load() != generation; // by another runtime
+  if (!reset && (lostFlag.load() || DeviceRegistry::lost[d].load())) {
     api->cuDevicePrimaryCtxReset(device);
     DeviceRegistry::generation[d].fetch_add(1);
     DeviceRegistry::lost[d].store(false);
+    reset = true;
   }
-  if (!abandoned.load())
+  if (abandoned.load())
+    return; // work may still use the context: keep our reference for ever
+  if (reset) // after cuDevicePrimaryCtxReset: nothing of this runtime runs any more
     api->cuDevicePrimaryCtxRelease(device);
+  else
+    reclaim([api = api, dev = device] { api->cuDevicePrimaryCtxRelease(dev); });
 }
 
 } // namespace detail
@@ -442,6 +460,8 @@ RuntimeStats Runtime::stats() const {
     s.compileWorkersStarted = c.started;
     s.compileWorkerFailures = c.failed;
   }
+  s.deferredReclaims = detail::Reclaimer::instance().queued();
+  s.leakedReclaims = detail::Reclaimer::instance().leaked();
   return s;
 }
 

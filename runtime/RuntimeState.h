@@ -5,6 +5,7 @@
 #include "ArenaPool.h"
 #include "Deadline.h"
 #include "ControlBlocks.h"
+#include "DeviceActivity.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
 #include "Worker.h"
@@ -95,10 +96,10 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::shared_ptr<std::atomic<bool>> inert = std::make_shared<std::atomic<bool>>(false);
   std::string toolchainId;
 
-  /// Driver calls that wait for running kernels (module unloads, cuMemFree,
-  /// cuMemHostUnregister) run here, holding no lock; and module loads, bounded for
-  /// the caller by options.loadTimeout. Declared before what queues work on them.
-  Worker reclaimer{"atoll-reclaim"};
+  /// Module loads run here, holding no lock (in a quiet section, waitQuiet), bounded
+  /// for the caller by options.loadTimeout. Unloads and frees go to the process-wide
+  /// Reclaimer (DeviceActivity.h), which outlives the runtime. Declared before what
+  /// queues work on it.
   Worker loader{"atoll-loader"};
   std::unique_ptr<DiskCache> disk; // null without ptxCacheDir
   /// The compile workers; null with RuntimeOptions::compileInProcess.
@@ -130,10 +131,15 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   void markLost() noexcept;
   /// Teardown leaves work running: nothing more is freed or released.
   void abandon() noexcept;
-  /// Queues `fn` on the reclaim thread, to run there with the context current
+  /// Queues `fn` (a driver call that waits for running kernels) on the process-wide
+  /// reclaimer, to run with the context current in a quiet section (no kernel runs)
   /// unless the runtime is lost or abandoned by then (the resource then leaks, which
   /// is safe: a reset context frees it, an abandoned one may still use it).
   void reclaim(std::function<void()> fn) noexcept;
+  /// Waits, without a bound and holding no lock, for a quiet section of the device
+  /// (loader thread only: its caller's wait is bounded by loadTimeout). Fails when
+  /// the runtime is lost.
+  Result<DeviceActivity::QuietSection> waitQuiet(std::string_view what);
   /// Makes the context current on the calling thread. False when lost.
   bool makeCurrent() noexcept;
   /// The Error for a failed driver call; marks the runtime lost for sticky errors.

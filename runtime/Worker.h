@@ -1,8 +1,9 @@
 // A thread that runs queued tasks one at a time, holding no lock of the runtime
-// while it runs one. The runtime has two: the reclaimer (module unloads, cuMemFree,
-// pinned host memory release) and the loader (module loads). Their driver calls can
-// wait for any tenant's running kernel (docs/architecture.md, "Driver calls that
-// wait"), so they never run on a request path or under a shared lock.
+// while it runs one. Each runtime has one: the loader (module loads, made in quiet
+// sections of the device, DeviceActivity.h). A load waits for any tenant's running
+// kernel (docs/architecture.md, "Driver calls that wait"), so it never runs on a
+// request path or under a shared lock. (Unloads and frees go to the process-wide
+// Reclaimer of DeviceActivity.h, which outlives the runtime.)
 //
 // Stopping is bounded: a task stuck in a driver call behind a never-ending kernel
 // cannot be interrupted, so stop() gives up after its limit, drops what is still

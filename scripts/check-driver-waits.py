@@ -4,10 +4,17 @@ runtime's sources: the driver calls that wait for every running kernel of the sh
 context appear only where the design puts them.
 
 - cuModuleUnload, cuMemFree, cuMemFreeHost, cuMemHostUnregister: only inside a task queued on the
-  reclaim thread (within a few lines after `reclaim(`);
-- cuModuleLoadData*: only in RuntimeState::loadModule (run on the loader thread);
-- cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize,
-  cuLibrary*: nowhere.
+  process-wide reclaimer (within a few lines after `reclaim(`), which makes them in
+  quiet sections (runtime/DeviceActivity.h: no kernel runs, launches held);
+- cuDevicePrimaryCtxRelease (the last release destroys the context): the same, or
+  right after cuDevicePrimaryCtxReset (a reset context runs nothing);
+- cuModuleLoadData* and cuModuleGetFunction (where a lazy load happens): only in
+  RuntimeState::loadModule (the loader thread), after its `waitQuiet(`;
+- cuLaunchKernel: only while a DeviceActivity::LaunchPass is held (within a few
+  lines after it), so that no kernel starts during a quiet section;
+- cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, cuCtxDestroy,
+  cuLibrary*, and synchronous copies and memsets (cuMemcpy*/cuMemset* without
+  Async: they run on the legacy stream and wait for it): nowhere.
 
 Usage: check-driver-waits.py <runtime dir>   (exit 1 and one line per violation)
        check-driver-waits.py --self-test     (the checker must catch planted calls)
@@ -18,38 +25,58 @@ import sys
 
 CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(")
 RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"}
-LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary"}
-FORBIDDEN = {"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize"}
+LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary",
+         "cuModuleGetFunction"}
+FORBIDDEN = {"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize", "cuCtxDestroy"}
 RECLAIM_WINDOW = 3
+PASS_WINDOW = 4
 
 
 def violations(name, text):
     lines = text.splitlines()
     out = []
     function = ""
+    quiet = False  # waitQuiet( seen in the current function
     for i, line in enumerate(lines):
         m = re.match(r"^[\w:<>,\s*&]*?\b(\w+::\w+)\s*\(", line)
         if m and not line.startswith((" ", "\t")):
             function = m.group(1)
+            quiet = False
+        if "waitQuiet(" in line:
+            quiet = True
         for call in CALL.findall(line):
             where = f"{name}:{i + 1}: {call}"
-            if call in FORBIDDEN or call.startswith("cuLibrary"):
+            sync_copy = call.startswith(("cuMemcpy", "cuMemset")) and not call.endswith("Async")
+            if call in FORBIDDEN or call.startswith("cuLibrary") or sync_copy:
                 out.append(f"{where} waits for running kernels and must not be used")
             elif call in RECLAIMED:
                 window = lines[max(0, i - RECLAIM_WINDOW):i + 1]
                 if not any("reclaim(" in w for w in window):
                     out.append(f"{where} waits for running kernels: only on the reclaim "
                                "thread (RuntimeState::reclaim)")
+            elif call == "cuDevicePrimaryCtxRelease":
+                window = lines[max(0, i - RECLAIM_WINDOW):i + 1]
+                if not any("reclaim(" in w or "cuDevicePrimaryCtxReset" in w for w in window):
+                    out.append(f"{where} may destroy the context, which waits for running "
+                               "kernels: only on the reclaimer or after a reset")
             elif call in LOADS and function != "RuntimeState::loadModule":
                 out.append(f"{where} waits for running kernels: only in "
                            "RuntimeState::loadModule (the loader thread)")
+            elif call in LOADS and not quiet:
+                out.append(f"{where} waits for running kernels: only after waitQuiet( "
+                           "(a quiet section)")
+            elif call == "cuLaunchKernel":
+                window = lines[max(0, i - PASS_WINDOW):i + 1]
+                if not any("LaunchPass" in w for w in window):
+                    out.append(f"{where} must hold a DeviceActivity::LaunchPass (no kernel "
+                               "starts during a quiet section)")
     return out
 
 
 def check(root):
     out = []
-    for path in sorted(pathlib.Path(root).glob("*.cpp")):
-        out += violations(path.name, path.read_text())
+    for path in sorted(pathlib.Path(root).rglob("*.cpp")):
+        out += violations(str(path.relative_to(root)), path.read_text())
     return out
 
 
@@ -61,6 +88,17 @@ Result<X> RuntimeState::loadApplication() {
   api->cuModuleLoadDataEx(&m, ptx, 0, nullptr, nullptr);
 }
 void f() { api->cuMemFreeHost(p); api->cuStreamSynchronize(s); api->cuLibraryUnload(l); }
+Result<X> RuntimeState::loadModule(int k) {
+  api->cuModuleLoadDataEx(&m, ptx, 0, nullptr, nullptr);
+}
+Status PipelineImpl::launch() {
+  api->cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, p, nullptr);
+}
+RuntimeState::~RuntimeState() {
+  api->cuDevicePrimaryCtxRelease(device);
+  api->cuCtxDestroy(c);
+  api.cuMemcpyDtoH(h, d, 4);
+}
 """
     good = """void g() {
   state->reclaim([api] {
@@ -68,12 +106,26 @@ void f() { api->cuMemFreeHost(p); api->cuStreamSynchronize(s); api->cuLibraryUnl
   });
 }
 Result<X> RuntimeState::loadModule(int k) {
+  auto quiet = waitQuiet("load");
   api->cuModuleLoadDataEx(&m, ptx, 0, nullptr, nullptr);
+  api->cuModuleGetFunction(&f, m, "k");
+}
+Status PipelineImpl::launch() {
+  {
+    DeviceActivity::LaunchPass pass(a);
+    r = api->cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, p, nullptr);
+  }
+}
+RuntimeState::~RuntimeState() {
+  reclaim([api = api, dev = device] { api->cuDevicePrimaryCtxRelease(dev); });
+  api->cuDevicePrimaryCtxReset(device);
+  api->cuDevicePrimaryCtxRelease(device);
 }
 """
     found = violations("bad.cpp", bad)
     expected = ["cuMemFree", "cuModuleLoadDataEx", "cuMemFreeHost", "cuStreamSynchronize",
-                "cuLibraryUnload"]
+                "cuLibraryUnload", "cuModuleLoadDataEx", "cuLaunchKernel",
+                "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH"]
     ok = len(found) == len(expected) and all(e in f for e, f in zip(expected, found))
     ok = ok and violations("good.cpp", good) == []
     print("self-test", "passed" if ok else f"FAILED: {found}")

@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -44,6 +45,7 @@ struct Stream {
 };
 struct Event {
   double t = 0;
+  Stream *on = nullptr; // hold mode: recorded behind held work on this stream
 };
 struct Function {
   std::string name;
@@ -102,8 +104,46 @@ void enqueued(Stream &st, bool kernel) {
     ++g_wouldBlock;
   ++st.pending;
 }
+// Waiting mode (atollMockWaitingCalls, with hold mode): the driver 580 behaviour
+// measured on the H200 (docs/architecture.md, "Driver calls that wait"). Module
+// loads and unloads, cuMemFree, cuMemFreeHost, cuMemHostUnregister and the release
+// of the primary context return only once no stream has a held kernel; and while one
+// thread waits in such a call, every other thread's driver call (stream, event,
+// memory, launch calls: ctxLocked) waits too, as if the driver held a context lock.
+// atollMockWaitedCalls counts the waiting calls that had to wait.
+bool g_waitingMode = false;
+int g_waiters = 0;
+unsigned long g_waitedCalls = 0;
+std::condition_variable g_cv;
+std::set<Stream *> g_streams;
+
+bool anyBusy() {
+  for (Stream *s : g_streams)
+    if (busy(*s))
+      return true;
+  return busy(g_nullStream);
+}
+/// A call that waits for every running kernel of the context.
+void waitingCall() {
+  std::unique_lock lock(g_mutex);
+  g_cv.wait(lock, [] { return g_waiters == 0 || !g_waitingMode; });
+  if (!g_waitingMode || !anyBusy())
+    return;
+  ++g_waitedCalls;
+  ++g_waiters;
+  g_cv.wait(lock, [] { return !g_waitingMode || !anyBusy(); });
+  --g_waiters;
+  g_cv.notify_all();
+}
+/// g_mutex, once no thread waits in a waiting call (the context lock).
+std::unique_lock<std::mutex> ctxLocked() {
+  std::unique_lock lock(g_mutex);
+  g_cv.wait(lock, [] { return g_waiters == 0 || !g_waitingMode; });
+  return lock;
+}
+
 void hostCopy(CUstream s, const void *host) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   Stream &st = streamOf(s);
   if (busy(st) && !g_hostAllocs.count(const_cast<void *>(host)))
     ++g_wouldBlock;
@@ -296,7 +336,10 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) {
   *c = reinterpret_cast<CUcontext>(&g_primary);
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease(CUdevice) {
+  waitingCall(); // assumed: the last release destroys the context, which waits
+  return CUDA_SUCCESS;
+}
 CUresult cuDevicePrimaryCtxReset(CUdevice) { return CUDA_SUCCESS; }
 CUresult cuCtxSetCurrent(CUcontext c) {
   t_current = c;
@@ -326,49 +369,63 @@ CUresult cuCtxGetLimit(size_t *v, CUlimit) {
 }
 
 CUresult cuStreamCreate(CUstream *s, unsigned int) {
-  *s = reinterpret_cast<CUstream>(new Stream);
+  auto lock = ctxLocked();
+  auto *st = new Stream;
+  g_streams.insert(st);
+  *s = reinterpret_cast<CUstream>(st);
   return CUDA_SUCCESS;
 }
 CUresult cuStreamDestroy(CUstream s) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   for (auto i = g_controlStream.begin(); i != g_controlStream.end();)
     i = i->second == reinterpret_cast<Stream *>(s) ? g_controlStream.erase(i) : std::next(i);
+  g_streams.erase(reinterpret_cast<Stream *>(s));
   delete reinterpret_cast<Stream *>(s);
+  g_cv.notify_all();
   return CUDA_SUCCESS;
 }
 CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
 CUresult cuStreamQuery(CUstream s) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   return busy(streamOf(s)) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   Stream &st = streamOf(s);
   st.t = std::max(st.t, reinterpret_cast<Event *>(e)->t);
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *e, unsigned int) {
+  auto lock = ctxLocked();
   *e = reinterpret_cast<CUevent>(new Event);
   return CUDA_SUCCESS;
 }
 CUresult cuEventDestroy(CUevent e) {
+  auto lock = ctxLocked();
   delete reinterpret_cast<Event *>(e);
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent e, CUstream s) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   reinterpret_cast<Event *>(e)->t = streamOf(s).t;
+  reinterpret_cast<Event *>(e)->on = busy(streamOf(s)) ? &streamOf(s) : nullptr;
   return CUDA_SUCCESS;
 }
-CUresult cuEventQuery(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventQuery(CUevent e) {
+  // Hold mode: not complete while the stream it was recorded on still holds work.
+  auto lock = ctxLocked();
+  Stream *on = reinterpret_cast<Event *>(e)->on;
+  return on && g_streams.count(on) && busy(*on) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   *ms = float(reinterpret_cast<Event *>(b)->t - reinterpret_cast<Event *>(a)->t);
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
+  auto lock = ctxLocked();
   void *m = std::aligned_alloc(256, (n + 255) / 256 * 256);
   if (!m)
     return CUDA_ERROR_OUT_OF_MEMORY;
@@ -376,6 +433,7 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree(CUdeviceptr p) {
+  waitingCall();
   std::free(reinterpret_cast<void *>(p));
   return CUDA_SUCCESS;
 }
@@ -386,36 +444,41 @@ CUresult cuMemGetInfo(size_t *f, size_t *t) {
 }
 CUresult cuMemAllocHost(void **p, size_t n) {
   *p = std::malloc(n);
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   g_hostAllocs.insert(*p);
   return CUDA_SUCCESS;
 }
 CUresult cuMemFreeHost(void *p) {
+  waitingCall();
   {
-    std::lock_guard lock(g_mutex);
+    auto lock = ctxLocked();
     g_hostAllocs.erase(p);
   }
   std::free(p);
   return CUDA_SUCCESS;
 }
 CUresult cuMemHostRegister(void *p, size_t, unsigned int) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   g_hostAllocs.insert(p);
   return CUDA_SUCCESS;
 }
 CUresult cuMemHostUnregister(void *p) {
-  std::lock_guard lock(g_mutex);
+  waitingCall();
+  auto lock = ctxLocked();
   return g_hostAllocs.erase(p) ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
 CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+  { auto lock = ctxLocked(); }
   std::memcpy(reinterpret_cast<void *>(d), s, n);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
+  { auto lock = ctxLocked(); }
   std::memcpy(d, reinterpret_cast<void *>(s), n);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
+  { auto lock = ctxLocked(); }
   std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
   return CUDA_SUCCESS;
 }
@@ -429,18 +492,19 @@ CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) {
 }
 CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
   {
-    std::lock_guard lock(g_mutex);
+    auto lock = ctxLocked();
     enqueued(streamOf(st), false);
   }
   return cuMemcpyDtoD(d, s, n);
 }
 CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
+  { auto lock = ctxLocked(); }
   std::memset(reinterpret_cast<void *>(d), v, n);
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   std::memset(reinterpret_cast<void *>(d), v, n);
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   streamOf(s).t += double(n) / 3e9; // ~3 TB/s
   enqueued(streamOf(s), false);
   return CUDA_SUCCESS;
@@ -449,13 +513,15 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
   auto *w = reinterpret_cast<unsigned int *>(d);
   for (size_t i = 0; i < n; ++i)
     w[i] = v;
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   enqueued(streamOf(s), false);
   // The cancel word set: the held kernels of that control block leave.
   if (v == 1 && n == 1) {
     auto c = g_controlStream.find(d - ATOLL_CONTROL_CANCEL_OFFSET);
-    if (c != g_controlStream.end())
+    if (c != g_controlStream.end()) {
       c->second->pending = 0;
+      g_cv.notify_all();
+    }
   }
   return CUDA_SUCCESS;
 }
@@ -469,12 +535,12 @@ CUresult cuMemAddressReserve(CUdeviceptr *p, size_t size, size_t alignment, CUde
     return CUDA_ERROR_OUT_OF_MEMORY;
   uintptr_t base = (reinterpret_cast<uintptr_t>(m) + align - 1) & ~(uintptr_t(align) - 1);
   *p = base;
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   g_reservations[base] = {m, total};
   return CUDA_SUCCESS;
 }
 CUresult cuMemAddressFree(CUdeviceptr p, size_t) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   auto it = g_reservations.find(p);
   if (it == g_reservations.end())
     return CUDA_ERROR_INVALID_VALUE;
@@ -484,17 +550,23 @@ CUresult cuMemAddressFree(CUdeviceptr p, size_t) {
 }
 CUresult cuMemCreate(CUmemGenericAllocationHandle *h, size_t size, const CUmemAllocationProp *,
                      unsigned long long) {
+  { auto lock = ctxLocked(); }
   *h = size;
   return CUDA_SUCCESS;
 }
-CUresult cuMemRelease(CUmemGenericAllocationHandle) { return CUDA_SUCCESS; }
+CUresult cuMemRelease(CUmemGenericAllocationHandle) {
+  auto lock = ctxLocked();
+  return CUDA_SUCCESS;
+}
 CUresult cuMemMap(CUdeviceptr p, size_t size, size_t, CUmemGenericAllocationHandle,
                   unsigned long long) {
+  { auto lock = ctxLocked(); }
   void *m = mmap(reinterpret_cast<void *>(p), size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   return m == MAP_FAILED ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
 }
 CUresult cuMemUnmap(CUdeviceptr p, size_t size) {
+  { auto lock = ctxLocked(); }
   void *m = mmap(reinterpret_cast<void *>(p), size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   return m == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
@@ -508,7 +580,7 @@ CUresult cuMemGetAllocationGranularity(size_t *g, const CUmemAllocationProp *,
   return CUDA_SUCCESS;
 }
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   if (a == CU_POINTER_ATTRIBUTE_MEMORY_TYPE &&
       g_hostAllocs.count(reinterpret_cast<void *>(p))) {
     *static_cast<unsigned int *>(data) = CU_MEMORYTYPE_HOST;
@@ -614,6 +686,7 @@ CUresult loadCubin(const unsigned char *image, Module &mod) {
 
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_option *,
                             void **) {
+  waitingCall();
   if (std::memcmp(image, "\x7f" "ELF", 4) == 0) {
     auto mod = std::make_unique<Module>();
     if (CUresult r = loadCubin(static_cast<const unsigned char *>(image), *mod); r != CUDA_SUCCESS)
@@ -670,6 +743,7 @@ CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule m) {
+  waitingCall();
   delete reinterpret_cast<Module *>(m);
   g_liveModules--;
   return CUDA_SUCCESS;
@@ -701,6 +775,7 @@ CUresult cuFuncGetParamInfo(CUfunction fn, size_t i, size_t *offset, size_t *siz
   return CUDA_SUCCESS;
 }
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  { auto lock = ctxLocked(); }
   auto &fs = reinterpret_cast<Module *>(m)->functions;
   auto it = fs.find(name);
   if (it == fs.end())
@@ -709,6 +784,7 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   return CUDA_SUCCESS;
 }
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
+  { auto lock = ctxLocked(); }
   switch (a) {
   case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
@@ -716,11 +792,15 @@ CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  auto lock = ctxLocked();
+  return CUDA_SUCCESS;
+}
 
 CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned int, unsigned int bx,
                         unsigned int, unsigned int, unsigned int, CUstream s, void **params,
                         void **) {
+  { auto lock = ctxLocked(); }
   Function &f = *reinterpret_cast<Function *>(fn);
   auto known = kNativeParams.find(f.name);
   if (known == kNativeParams.end())
@@ -750,7 +830,7 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
   }
   if (hardened)
     ms *= 1.03;
-  std::lock_guard lock(g_mutex);
+  auto lock = ctxLocked();
   streamOf(s).t += ms;
   enqueued(streamOf(s), true);
   if (hardened && g_hold)
@@ -764,6 +844,16 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
 void atollMockHoldKernels(int on) {
   std::lock_guard lock(g_mutex);
   g_hold = on != 0;
+  g_cv.notify_all();
+}
+void atollMockWaitingCalls(int on) {
+  std::lock_guard lock(g_mutex);
+  g_waitingMode = on != 0;
+  g_cv.notify_all();
+}
+unsigned long atollMockWaitedCalls() {
+  std::lock_guard lock(g_mutex);
+  return g_waitedCalls;
 }
 unsigned long atollMockWouldBlock() {
   std::lock_guard lock(g_mutex);

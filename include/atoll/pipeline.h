@@ -64,13 +64,17 @@ struct PipelineOptions {
   std::string name;
   /// Measure GPU time (two events per synchronised batch of work).
   bool gpuTiming = true;
-  /// When synchronize() times out, or the pipeline is destroyed with work running,
-  /// cancel the work (every kernel leaves at its next preemption check) instead of
-  /// leaving it running (wedged, quarantined). false keeps the cooperative behaviour
-  /// of earlier versions (only an explicit cancel() stops work).
+  /// When synchronize() times out, cancel the work (every kernel leaves at its next
+  /// preemption check) instead of leaving it running (wedged). false keeps the
+  /// cooperative behaviour of earlier versions (only an explicit cancel() stops
+  /// work). Destroying the pipeline cancels its work either way: nothing else
+  /// could cancel it afterwards.
   bool cancelOnTimeout = true;
   /// How long cancel() (and a cancelling timeout) waits for the work to end.
   std::chrono::milliseconds cancelDeadline{1000};
+  /// The most live buffers (allocate() past it: CapacityExceeded). Each costs the
+  /// service about 75 bytes of host memory for its bookkeeping; 0: 1,048,576.
+  uint64_t maxBuffers = 0;
 };
 
 struct PipelineStats {

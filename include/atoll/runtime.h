@@ -98,7 +98,8 @@ struct RuntimeOptions {
   /// At shutdown, how long to wait for quarantined arenas (wedged work) to drain.
   /// If they do not, the runtime abandons the context (nothing is unloaded, freed or
   /// released: no call can wait for the wedged kernel); teardown takes at most about
-  /// twice this (the drain, then the reclaim thread's queue).
+  /// twice this (stopping the loader, the drain) and never waits for the unloads and
+  /// frees it hands to the process-wide reclaimer.
   std::chrono::milliseconds shutdownDrainTimeout{5000};
   /// How long loadApplication waits for the driver to load a module. Module loads
   /// wait for every running kernel of the shared context, so another tenant's long
@@ -147,6 +148,12 @@ struct RuntimeStats {
   uint64_t compileWorkersWarm = 0;    // started, initialised, waiting for a request
   uint64_t compileWorkersStarted = 0;
   uint64_t compileWorkerFailures = 0; // crashed, hung, over a limit, or a malformed answer
+  /// Process-wide (every runtime shares the reclaimer): driver calls that wait for
+  /// running kernels (module unloads, frees, context releases) queued until no kernel
+  /// runs; and those given up (their runtime abandoned or lost, or the queue full):
+  /// the resource is leaked, which is safe (docs/runtime-api.md, "Teardown").
+  uint64_t deferredReclaims = 0;
+  uint64_t leakedReclaims = 0;
 };
 
 /// A module load in progress (Runtime::loadApplicationAsync). Copyable; the load
@@ -165,10 +172,11 @@ private:
   std::shared_ptr<detail::LoadSlot> slot_;
 };
 
-/// Page-locked host memory: page-aligned memory registered with the driver
-/// (cuMemHostRegister returns at once); async copies from/to it do not block the
-/// calling thread. Movable; frees itself (never throws, never waits: the
-/// unregistration, which waits for running kernels, runs on the reclaim thread).
+/// Page-locked host memory (cuMemAllocHost, which returns at once); async copies
+/// from/to it do not block the calling thread. Movable; releases itself (never
+/// throws, never waits: the block is kept for reuse, zeroed when handed out again,
+/// and freed by the process-wide reclaimer, when no kernel runs, once the runtime
+/// goes).
 class HostMemory {
 public:
   HostMemory() = default;
