@@ -228,6 +228,17 @@ void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
   Charges.push_back({FastPH, Amount(Bd)});
 }
 
+/// A convergent call (barrier, warp primitive): a copy of the loop would let threads
+/// that take different copies execute different instances of it, which LLVM does
+/// not allow either (loop versioning and unswitching refuse such loops).
+bool hasConvergentCall(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->isConvergent())
+        return true;
+  return false;
+}
+
 bool loopWaits(const Loop &L) {
   for (BasicBlock *BB : L.blocks())
     for (Instruction &I : *BB) {
@@ -311,7 +322,7 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
                                                 C->getAPInt().getZExtValue() + 1)});
         continue;
       }
-      if (Outer)
+      if (Outer || hasConvergentCall(*L))
         continue;
       const SCEV *Sym = SE.getSymbolicMaxBackedgeTakenCount(L);
       SCEVExpander Exp(SE, "atoll.tc");
@@ -330,7 +341,7 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
       }
     }
     // Only loops ScalarEvolution cannot count at all (a count above the cap is final).
-    if (Candidate || Outer)
+    if (Candidate || Outer || hasConvergentCall(*L))
       continue;
     if (auto G = matchGridStride(*L, Cap, PH->getTerminator())) {
       ++NumVersioned;

@@ -333,6 +333,46 @@ exit:
 ; PTX:         bra {{.*}}
 ; PTX:       // %exit
 
+; A run-time count with a barrier in the loop: not versioned (threads taking different
+; copies would run different barrier instructions), checked; a constant count with a
+; barrier is charged (no copy).
+; CHECK-LABEL: define ptx_kernel void @runtime_count_barrier(
+; CHECK-NOT:     atoll.tc.ok
+; CHECK-NOT:     atoll.fast
+; CHECK:       loop.atoll.backedge:
+; CHECK:       }
+define ptx_kernel void @runtime_count_barrier(ptr addrspace(1) %p, i32 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [0, %entry], [%i1, %loop]
+  call void @llvm.nvvm.barrier0()
+  %i1 = add i32 %i, 1
+  %c = icmp ult i32 %i1, %n
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+; CHECK-LABEL: define ptx_kernel void @const_count_barrier(
+; CHECK:         %atoll.poll.next{{[0-9]*}} = sub i32 %{{.*}}, 32
+; CHECK-NOT:   atoll.backedge
+; CHECK:         !atoll.bounded
+; CHECK:       }
+define ptx_kernel void @const_count_barrier(ptr addrspace(1) %p) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [0, %entry], [%i1, %loop]
+  call void @llvm.nvvm.barrier0()
+  %i1 = add i32 %i, 1
+  %c = icmp ult i32 %i1, 32
+  br i1 %c, label %loop, label %exit
+exit:
+  ret void
+}
+
+declare void @llvm.nvvm.barrier0()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
