@@ -181,15 +181,19 @@ std::optional<GridStride> matchGridStride(Loop &L, uint64_t Cap, Instruction *Be
                     WS};
 }
 
-/// The count of the grid-stride loop for its fast preheader: max(1, ceil(d / S)),
-/// recomputed from the guard's operands (32-bit division: d - 1 < 2^32, S < 2^32).
+/// The charge of the grid-stride loop, in its fast preheader: ceil(d / 2^k) with
+/// 2^k the largest power of two <= S, i.e. the count ceil(d / S) when S is a power of
+/// two and at most twice it otherwise, at least 1. No division (it would cost more
+/// than the check it replaces in a loop of a few iterations); an over-charge only
+/// brings the next poll closer.
 Value *gridStrideCount(IRBuilder<> &Bd, const GridStride &G) {
-  Value *D = G.Span, *WS = G.Step;
-  Value *D1 = Bd.CreateSub(Bd.CreateTrunc(D, Bd.getInt32Ty()), Bd.getInt32(1));
-  Value *Q = Bd.CreateUDiv(D1, Bd.CreateTrunc(WS, Bd.getInt32Ty()));
-  Value *N = Bd.CreateAdd(Q, Bd.getInt32(1));
+  Value *D = G.Span, *WS = G.Step; // 0 <= D <= 2^C * S, 0 < S < 2^32
+  Value *K = Bd.CreateSub(Bd.getInt64(63),
+                          Bd.CreateBinaryIntrinsic(Intrinsic::ctlz, WS, Bd.getTrue()));
+  Value *Q = Bd.CreateAdd(Bd.CreateLShr(Bd.CreateSub(D, Bd.getInt64(1)), K), Bd.getInt64(1));
   Value *Zero = Bd.CreateICmpEQ(D, Bd.getInt64(0));
-  return Bd.CreateSelect(Zero, Bd.getInt32(1), N, "atoll.charge");
+  return Bd.CreateSelect(Zero, Bd.getInt32(1), Bd.CreateTrunc(Q, Bd.getInt32Ty()),
+                         "atoll.charge");
 }
 
 /// Versions L: in its preheader PH, Ok selects a clone without checks (marked

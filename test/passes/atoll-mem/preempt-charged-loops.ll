@@ -268,12 +268,15 @@ exit:
 
 ; A grid-stride loop (step blockDim * gridDim): versioned with run-time guards (step
 ; > 0, no wrap up to max(start, n) + step, n - start <= 4096 * step); the copy's
-; charge is ceil((n - start) / step) by a 32-bit division.
+; charge is ceil((n - start) / 2^k), 2^k the largest power of two <= step (ctlz and
+; a shift, no division).
 ; CHECK-LABEL: define ptx_kernel void @grid_stride(
 ; CHECK:         %atoll.gridstride.ok = and i1
 ; CHECK-NEXT:    br i1 %atoll.gridstride.ok, label %loop.ph.atoll.fast, label %loop.ph
 ; CHECK:       loop.ph.atoll.fast:
-; CHECK:         udiv i32
+; CHECK-NOT:     udiv
+; CHECK:         call i64 @llvm.ctlz.i64(i64 {{%.*}}, i1 true)
+; CHECK:         lshr i64
 ; CHECK:         %atoll.charge = select i1
 ; CHECK-NEXT:    %atoll.poll.next{{[0-9]*}} = sub i32 %{{.*}}, %atoll.charge
 ; CHECK:       loop.atoll.fast:
