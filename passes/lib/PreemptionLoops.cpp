@@ -82,7 +82,7 @@ bool isSimpleCycle(const Loop &L, const CycleInfo &CI) {
 /// exiting branches' conditions through instructions (the induction variables and
 /// their increments, the bounds), not through memory or calls. The rest of the loop
 /// keeps its flags (strength reduction needs them). False when the slice is too
-/// large.
+/// large or reads undef/poison.
 bool dropLoopFlags(Loop &L) {
   SmallVector<Instruction *, 32> Work;
   SmallPtrSet<Instruction *, 32> Seen;
@@ -99,9 +99,13 @@ bool dropLoopFlags(Loop &L) {
     I->dropPoisonGeneratingFlags();
     if (isa<LoadInst, CallBase, AllocaInst>(I))
       continue;
-    for (Value *Op : I->operands())
+    for (Value *Op : I->operands()) {
+      // undef/poison may be folded to anything before the pass turns it into 0.
+      if (isa<UndefValue>(Op))
+        return false;
       if (auto *OI = dyn_cast<Instruction>(Op))
         Work.push_back(OI);
+    }
   }
   // llvm.loop.mustprogress lets ScalarEvolution assume the loop ends.
   SmallVector<BasicBlock *, 4> Latches;

@@ -375,6 +375,26 @@ exit:
   ret void
 }
 
+; An exit condition that reads undef (folded to anything before the pass makes it 0):
+; not counted, checked.
+; CHECK-LABEL: define ptx_kernel void @undef_bound(
+; CHECK-NOT:     !atoll.bounded
+; CHECK:       loop.atoll.backedge:
+; CHECK:       }
+define ptx_kernel void @undef_bound(ptr %p) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [0, %entry], [%i1, %loop]
+  %i1 = add i32 %i, 1
+  %lim = and i32 undef, 15
+  %c = icmp ult i32 %i1, %lim
+  br i1 %c, label %loop, label %exit
+exit:
+  store i32 %i1, ptr %p
+  ret void
+}
+
 declare void @llvm.nvvm.barrier0()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
