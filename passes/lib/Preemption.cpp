@@ -55,6 +55,8 @@ static cl::opt<bool> EntryPoll("atoll-preempt-entry-poll", cl::init(false), cl::
                                cl::desc("atoll-mem: also read the cancel word at kernel entry"));
 static cl::opt<bool> TestSkipFirstCheck("atoll-test-skip-first-preempt-check", cl::Hidden,
                                         cl::desc("testing only: leave one cycle unchecked"));
+static cl::opt<bool> TestSkipSleepPolls("atoll-test-skip-sleep-polls", cl::Hidden,
+                                        cl::desc("testing only: no poll before nanosleeps"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
                                           cl::desc("testing only: keep memory intrinsics"));
 
@@ -67,6 +69,7 @@ static cl::opt<bool> NoCharge("atoll-preempt-no-charge", cl::init(false), cl::Hi
 
 STATISTIC(NumCharges, "Charges of a loop's count in its preheader");
 STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
+STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
 STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
 STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
@@ -92,6 +95,12 @@ bool cycleWaits(const CycleInfo::CycleT &C) {
       }
     }
   return false;
+}
+
+bool isNanosleep(const Instruction &I) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  Function *F = CB ? CB->getCalledFunction() : nullptr;
+  return F && F->getName().starts_with("llvm.nvvm.nanosleep");
 }
 
 /// True for a memory intrinsic whose length codegen lowers without an unbounded
@@ -182,6 +191,17 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
            "internal: the kernel has no cancel poll at entry");
     return false;
   }
+  // Every nanosleep starts its block, whose only predecessor polls and branches to it.
+  for (Instruction &I : instructions(F))
+    if (isNanosleep(I)) {
+      BasicBlock *BB = I.getParent();
+      BasicBlock *Pred = BB->getSinglePredecessor();
+      if (&*BB->getFirstNonPHIOrDbg() != &I || !Pred || !isCheckBlock(*Pred, Control)) {
+        Refuse(F, &I, StateSpace::Unknown, AccessKind::Call,
+               "internal: a nanosleep has no cancel poll right before it");
+        return false;
+      }
+    }
   CycleInfo CI;
   CI.compute(F);
   SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
@@ -315,11 +335,25 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     T->getParent()->setName("atoll.cancel.entry");
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
   }
+  // R3-F5: a poll right before every nanosleep (up to ~2 ms each), loop or not: a
+  // cancelled thread never starts a sleep, so straight-line sleeps cannot hold a
+  // cancelled grid (2000 of them were seconds per block without a single poll).
+  SmallVector<Instruction *, 8> Sleeps;
+  for (Instruction &I : instructions(F))
+    if (isNanosleep(I) && !TestSkipSleepPolls)
+      Sleeps.push_back(&I);
+  for (Instruction *Sleep : Sleeps) {
+    IRBuilder<> B(Sleep);
+    Value *Cancelled = PollCancel(B);
+    Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Sleep, false, Unlikely);
+    T->getParent()->setName("atoll.cancel.sleep");
+    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+    ++NumSleepPolls;
+  }
   if (!Counted) {
-    if (!EntryPoll) { // loop-free and no entry poll: nothing leaves early
-      FuelOut->eraseFromParent();
+    FuelOut->eraseFromParent(); // nothing counts fuel
+    if (!EntryPoll && Sleeps.empty()) // loop-free, no entry poll, no sleep: nothing leaves early
       Leave->eraseFromParent();
-    }
     return true;
   }
 

@@ -81,7 +81,8 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; CHECK-NEXT:    [[FM4:%.*]] = freeze i32 %mask
 ; CHECK-NEXT:    [[M4:%.*]] = or i32 [[FM4]], [[L4]]
 ; CHECK-NEXT:    call void @llvm.nvvm.bar.warp.sync(i32 [[M4]])
-; CHECK-NEXT:    call void @llvm.nvvm.nanosleep(i32 %v)
+; CHECK-NEXT:    %atoll.cancel = load volatile i32
+; CHECK:         call void @llvm.nvvm.nanosleep(i32 %v)
 
 ; Every mask the PTX hands a warp primitive has the caller's bit (one
 ; %lanemask_eq read feeds an or before each).
