@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
-# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck demo
+# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck
+# memcheck-preemption demo
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
 logs="${OUT:-/tmp/atoll-gpu-logs}"; mkdir -p "$logs"
@@ -22,6 +23,10 @@ for s in "$@"; do case "$s" in
   hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
   attacks) TAIL=40 step attacks 300 "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json" ;;
   bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
+  cancel) TAIL=30 step cancel 200 "$bundle/bin/atoll-bench" --only=cancel --out "$logs/bench-cancel" --time-limit 180 ;;
+  # The preemption GPU tests (cancelled grids, fuel) under memcheck: a cancelled or
+  # fuel-stopped kernel must not touch memory out of bounds on its way out.
+  memcheck-preemption) TAIL=12 step memcheck-preemption 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/tests/atoll-gpu-preemption" --gtest_brief=1 ;;
   memcheck) TAIL=12 step memcheck 240 compute-sanitizer --tool memcheck --error-exitcode 9 "$bundle/bin/atoll-attacks" --gpu --memcheck-safe --timeout-ms 120000 --json "$logs/memcheck-attacks.json" ;;
   demo) TAIL=12 step demo 60 "$bundle/bin/multi_tenant_service" --kernels "$bundle/examples/kernels" ;;
   memcheck-tests)

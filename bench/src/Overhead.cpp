@@ -712,11 +712,19 @@ void runOverhead(Context &ctx) {
         worst = c;
         worstName = name;
       }
+      double withFuel = NAN;
       if (auto f = fuel.find(name); f != fuel.end()) {
-        fuelCost.push_back(f->second / n->second);
-        pj["kernels"][name]["checks_with_fuel"] = f->second / n->second;
-        worstFuel = std::max(worstFuel, f->second / n->second);
+        withFuel = f->second / n->second;
+        fuelCost.push_back(withFuel);
+        pj["kernels"][name]["checks_with_fuel"] = withFuel;
+        worstFuel = std::max(worstFuel, withFuel);
       }
+      // Per kernel, against the same run's unchecked PTX (and so against native).
+      log("preemption %-16s checks %.4fx, checks with fuel %.4fx (vs native: nocheck %.3f, "
+          "checks %.3f)",
+          name.c_str(), c, withFuel, n->second, r);
+      res.row("overhead", name, "preempt-checks", "ratio", c, "x");
+      res.row("overhead", name, "preempt-checks-fuel", "ratio", withFuel, "x");
     }
     if (!cost.empty()) {
       pj["geomean"] = geomean(cost);

@@ -85,9 +85,11 @@ typedef struct atoll_arena_descriptor {
  *
  *   cancel  nonzero: every thread leaves the kernel at its next poll
  *   status  bits set by kernels (ATOLL_STATUS_*), atomically (atom.or)
- *   fuel    back edges per thread; 0 = unlimited. A thread that reaches its
- *           fuel-th cycle-closing edge sets ATOLL_STATUS_FUEL_EXHAUSTED and exits
- *           (deterministic: it depends only on the thread's own control flow). */
+ *   fuel    loop iterations charged per thread (a checked back edge 1, a charged
+ *           loop its count when it starts); 0 = unlimited. At the first poll at
+ *           which a thread has been charged at least fuel, it sets
+ *           ATOLL_STATUS_FUEL_EXHAUSTED and exits (deterministic: it depends only on
+ *           the thread's own control flow). */
 typedef struct atoll_control_block {
   uint32_t cancel;
   uint32_t status;

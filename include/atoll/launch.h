@@ -35,8 +35,9 @@ struct LaunchConfig {
   /// raises the kernel's limit up to the device's opt-in maximum; beyond that the
   /// launch is refused.
   uint32_t dynamicSharedBytes = 0;
-  /// Fuel: cycle-closing edges (loop iterations) each thread may take; a thread that
-  /// reaches its fuel-th one ends, and the next synchronize() reports FuelExhausted.
+  /// Fuel: loop iterations each thread may be charged (a checked back edge 1, a
+  /// charged loop its count when it starts: docs/runtime-api.md); a thread charged
+  /// its fuel ends, and the next synchronize() reports FuelExhausted.
   /// Deterministic (each thread counts its own control flow in the compiled kernel:
   /// an unrolled loop takes one edge per unrolled body). 0 = unlimited.
   uint64_t fuel = 0;

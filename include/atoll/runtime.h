@@ -109,8 +109,10 @@ struct RuntimeOptions {
   /// Loaded modules kept in memory; beyond it, unused ones are evicted (LRU).
   size_t moduleCacheCapacity = 1024;
   /// Most blocks of one launch (grid.x * grid.y * grid.z); a larger grid is refused
-  /// (InvalidLaunch). A cancelled grid still starts every block, and each leaves at
-  /// its entry poll: about 1-2 us per resident slot (H200: 132 SMs x up to 32
+  /// (InvalidLaunch). A cancelled grid still starts every block (there is no entry
+  /// poll: it cost up to 3.4x on streaming kernels), and each runs until its first
+  /// poll (docs/passes.md: at most 2^6 + 2^12 - 1 loop iterations) or its end; for a
+  /// loop-free kernel about 1-2 us per resident slot (H200: 132 SMs x up to 32
   /// blocks), so 2^24 blocks drain in ~8 ms at full occupancy and in ~0.25 s even at
   /// one resident block per SM, inside the default cancelDeadline of 1 s. The device
   /// allows 2^31-1 x 65535 x 65535 (hours of empty blocks). 1 .. 2^63.

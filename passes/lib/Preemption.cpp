@@ -55,10 +55,21 @@ static cl::opt<bool> EntryPoll("atoll-preempt-entry-poll", cl::init(false), cl::
                                cl::desc("atoll-mem: also read the cancel word at kernel entry"));
 static cl::opt<bool> TestSkipFirstCheck("atoll-test-skip-first-preempt-check", cl::Hidden,
                                         cl::desc("testing only: leave one cycle unchecked"));
+static cl::opt<bool> TestSkipSleepPolls("atoll-test-skip-sleep-polls", cl::Hidden,
+                                        cl::desc("testing only: no poll before nanosleeps"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
                                           cl::desc("testing only: keep memory intrinsics"));
 
+static cl::opt<unsigned> ChargeShift(
+    "atoll-preempt-charge-shift", cl::init(Atoll::DefaultChargeShift), cl::Hidden,
+    cl::desc("atoll-mem: loops known to run at most 2^N iterations are charged once, "
+             "without a check inside (0: none)"));
+static cl::opt<bool> NoCharge("atoll-preempt-no-charge", cl::init(false), cl::Hidden,
+                              cl::desc("atoll-mem: check every loop on every edge (no charged loops)"));
+
+STATISTIC(NumCharges, "Charges of a loop's count in its preheader");
 STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
+STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
 STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
 STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
@@ -84,6 +95,12 @@ bool cycleWaits(const CycleInfo::CycleT &C) {
       }
     }
   return false;
+}
+
+bool isNanosleep(const Instruction &I) {
+  auto *CB = dyn_cast<CallBase>(&I);
+  Function *F = CB ? CB->getCalledFunction() : nullptr;
+  return F && F->getName().starts_with("llvm.nvvm.nanosleep");
 }
 
 /// True for a memory intrinsic whose length codegen lowers without an unbounded
@@ -174,6 +191,17 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
            "internal: the kernel has no cancel poll at entry");
     return false;
   }
+  // Every nanosleep starts its block, whose only predecessor polls and branches to it.
+  for (Instruction &I : instructions(F))
+    if (isNanosleep(I)) {
+      BasicBlock *BB = I.getParent();
+      BasicBlock *Pred = BB->getSinglePredecessor();
+      if (&*BB->getFirstNonPHIOrDbg() != &I || !Pred || !isCheckBlock(*Pred, Control)) {
+        Refuse(F, &I, StateSpace::Unknown, AccessKind::Call,
+               "internal: a nanosleep has no cancel poll right before it");
+        return false;
+      }
+    }
   CycleInfo CI;
   CI.compute(F);
   SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
@@ -184,7 +212,7 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
       return isCheckBlock(*BB, Control) &&
              any_of(successors(BB), [&](BasicBlock *S) { return !C->contains(S); });
     });
-    if (!Checked) {
+    if (!Checked && !isChargedCycle(*C)) {
       Refuse(F, C->getHeader()->getTerminator(), StateSpace::Unknown, AccessKind::Call,
              "internal: a cycle has no preemption check");
       return false;
@@ -212,6 +240,10 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
                             const RefuseFn &Refuse) {
   if (!Opts.Enabled)
     return true;
+  // Loops with a known short count: charged once, no check inside (PreemptionLoops.cpp).
+  SmallVector<ChargeSite, 8> Charges;
+  if (!NoCharge)
+    chargeBoundedLoops(F, std::min(unsigned(ChargeShift), 20u), Charges); // 2^20: see matchGridStride
   CycleInfo CI;
   CI.compute(F);
 
@@ -225,6 +257,8 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   while (!Work.empty()) {
     const CycleInfo::CycleT *C = Work.pop_back_val();
     append_range(Work, C->children());
+    if (isChargedCycle(*C))
+      continue;
     Site S{C->getHeader(), {}, cycleWaits(*C)};
     for (BasicBlock *P : predecessors(S.Header))
       if (C->contains(P) && !is_contained(S.Latches, P)) {
@@ -240,12 +274,15 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   const uint64_t Interval = uint64_t(1) << Opts.PollShift;
+  const bool Counted = !Sites.empty() || !Charges.empty();
 
-  // Per-thread state in two allocas, promoted to registers below.
+  // Per-thread state in two allocas, promoted to registers below: Count, the
+  // iterations left before the next poll (i32; a charge can take it below 0), and
+  // Fuel, the budget not yet handed to Count (i64, signed: at most 2^63-1).
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
   AllocaInst *Count = nullptr, *Fuel = nullptr;
-  if (!Sites.empty()) {
+  if (Counted) {
     Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
     Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
   }
@@ -259,11 +296,13 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
                                     "atoll.ctrl.status");
   Value *FuelPtr = EB.CreateConstInBoundsGEP1_64(Type::getInt8Ty(Ctx), CtrlPtr,
                                                  ATOLL_CONTROL_FUEL_OFFSET, "atoll.ctrl.fuel");
-  if (!Sites.empty()) {
+  if (Counted) {
     Value *Budget = EB.CreateAlignedLoad(I64, FuelPtr, Align(8), "atoll.fuel");
-    // 0 = unlimited: 2^64-1 edges never run out.
+    // 0 = unlimited; anything above 2^63-1 is as good as unlimited.
     Value *Unlimited = EB.CreateICmpEQ(Budget, EB.getInt64(0));
-    Budget = EB.CreateSelect(Unlimited, EB.getInt64(~uint64_t(0)), Budget, "atoll.fuel.budget");
+    Budget = EB.CreateSelect(Unlimited, EB.getInt64(INT64_MAX), Budget);
+    Budget = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(INT64_MAX),
+                                      nullptr, "atoll.fuel.budget");
     Value *First = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(Interval));
     EB.CreateStore(EB.CreateTrunc(First, I32), Count);
     EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
@@ -296,15 +335,61 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     T->getParent()->setName("atoll.cancel.entry");
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
   }
-  if (Sites.empty()) {
-    if (!EntryPoll) { // loop-free and no entry poll: nothing leaves early
-      FuelOut->eraseFromParent();
+  // R3-F5: a poll right before every nanosleep (up to ~2 ms each), loop or not: a
+  // cancelled thread never starts a sleep, so straight-line sleeps cannot hold a
+  // cancelled grid (2000 of them were seconds per block without a single poll).
+  SmallVector<Instruction *, 8> Sleeps;
+  for (Instruction &I : instructions(F))
+    if (isNanosleep(I) && !TestSkipSleepPolls)
+      Sleeps.push_back(&I);
+  for (Instruction *Sleep : Sleeps) {
+    IRBuilder<> B(Sleep);
+    Value *Cancelled = PollCancel(B);
+    Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Sleep, false, Unlikely);
+    T->getParent()->setName("atoll.cancel.sleep");
+    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+    ++NumSleepPolls;
+  }
+  if (!Counted) {
+    FuelOut->eraseFromParent(); // nothing counts fuel
+    if (!EntryPoll && Sleeps.empty()) // loop-free, no entry poll, no sleep: nothing leaves early
       Leave->eraseFromParent();
-    }
     return true;
   }
 
-  if (TestSkipFirstCheck)
+  // The counted check before Term: Count -= Amount; when it reaches 0 or less, the
+  // slow path reads the cancel word, and refills Count from the fuel: R = Fuel +
+  // Count is the budget left (Count <= 0 is the overdraft of the last charge);
+  // R <= 0 means the thread has been charged its whole budget.
+  auto CountedCheck = [&](Instruction *Term, Value *Amount) {
+    IRBuilder<> B(Term);
+    Value *C = B.CreateLoad(I32, Count);
+    Value *C1 = B.CreateSub(C, Amount, "atoll.poll.next");
+    B.CreateStore(C1, Count);
+    Value *Due = B.CreateICmpSLT(C1, B.getInt32(1), "atoll.poll.due");
+    Instruction *SlowT = SplitBlockAndInsertIfThen(Due, Term, false, Unlikely);
+    BasicBlock *Slow = SlowT->getParent();
+    Slow->setName("atoll.poll");
+    B.SetInsertPoint(SlowT);
+    Value *Cancelled = PollCancel(B);
+    Instruction *LeaveT = SplitBlockAndInsertIfThen(Cancelled, SlowT, false, Unlikely);
+    ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
+    B.SetInsertPoint(SlowT);
+    Value *Left = B.CreateAdd(B.CreateLoad(I64, Fuel), B.CreateSExt(C1, I64), "atoll.fuel.rest");
+    Value *Spent = B.CreateICmpSLT(Left, B.getInt64(1), "atoll.fuel.spent");
+    Instruction *OutT = SplitBlockAndInsertIfThen(Spent, SlowT, false, Unlikely);
+    ReplaceInstWithInst(OutT, BranchInst::Create(FuelOut));
+    B.SetInsertPoint(SlowT);
+    Value *Chunk = B.CreateBinaryIntrinsic(Intrinsic::umin, Left, B.getInt64(Interval));
+    B.CreateStore(B.CreateTrunc(Chunk, I32), Count);
+    B.CreateStore(B.CreateSub(Left, Chunk), Fuel);
+  };
+
+  for (const ChargeSite &CS : Charges)
+    CountedCheck(CS.Block->getTerminator(), CS.Amount);
+  NumCharges += Charges.size();
+
+  if (TestSkipFirstCheck && !Sites.empty())
     Sites.erase(Sites.begin());
   for (Site &S : Sites) {
     BasicBlock *Edge = SplitBlockPredecessors(S.Header, S.Latches, ".atoll.backedge");
@@ -325,28 +410,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
       ReplaceInstWithInst(T, BranchInst::Create(Leave));
     }
     // Fast path: count down; every Interval-th edge takes the slow path.
-    IRBuilder<> B(Term);
-    Value *C = B.CreateLoad(I32, Count);
-    Value *C1 = B.CreateSub(C, B.getInt32(1), "atoll.poll.next");
-    B.CreateStore(C1, Count);
-    Value *Due = B.CreateICmpEQ(C1, B.getInt32(0), "atoll.poll.due");
-    Instruction *SlowT = SplitBlockAndInsertIfThen(Due, Term, false, Unlikely);
-    BasicBlock *Slow = SlowT->getParent();
-    Slow->setName("atoll.poll");
-    // Slow path: cancel? fuel left? then refill the counter from the fuel.
-    B.SetInsertPoint(SlowT);
-    Value *Cancelled = PollCancel(B);
-    Instruction *LeaveT = SplitBlockAndInsertIfThen(Cancelled, SlowT, false, Unlikely);
-    ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
-    B.SetInsertPoint(SlowT);
-    Value *Left = B.CreateLoad(I64, Fuel);
-    Value *Spent = B.CreateICmpEQ(Left, B.getInt64(0), "atoll.fuel.spent");
-    Instruction *OutT = SplitBlockAndInsertIfThen(Spent, SlowT, false, Unlikely);
-    ReplaceInstWithInst(OutT, BranchInst::Create(FuelOut));
-    B.SetInsertPoint(SlowT);
-    Value *Chunk = B.CreateBinaryIntrinsic(Intrinsic::umin, Left, B.getInt64(Interval));
-    B.CreateStore(B.CreateTrunc(Chunk, I32), Count);
-    B.CreateStore(B.CreateSub(Left, Chunk), Fuel);
+    CountedCheck(Term, ConstantInt::get(I32, 1));
   }
 
   DominatorTree DT(F);

@@ -5,12 +5,37 @@
 #include "AtollMemInternal.h"
 #include "atoll/abi.h"
 
+#include "llvm/ADT/GenericCycleInfo.h"
+#include "llvm/IR/CycleInfo.h"
+
 namespace Atoll {
+
+/// Charged loops run at most 2^DefaultChargeShift iterations without a check.
+constexpr unsigned DefaultChargeShift = 12;
 
 struct PreemptOptions {
   bool Enabled = true;
   unsigned PollShift = ATOLL_DEFAULT_POLL_SHIFT; // read the cancel word every 2^PollShift edges
 };
+
+/// A charge: Amount (i32, >= 1) iterations counted before Block's terminator.
+struct ChargeSite {
+  llvm::BasicBlock *Block;
+  llvm::Value *Amount;
+};
+
+/// PreemptionLoops.cpp: every innermost loop that is one cycle without inner
+/// cycles, does not wait, and provably runs at most 2^CapShift iterations (a
+/// constant bound), or does so by a run-time test in its preheader (the loop is
+/// versioned: the copy for short runs has no check), is marked bounded
+/// (ATOLL_BOUNDED_LOOP_MD on every block) and gets a ChargeSite in its preheader.
+/// CapShift 0 charges nothing.
+void chargeBoundedLoops(llvm::Function &F, unsigned CapShift,
+                        llvm::SmallVectorImpl<ChargeSite> &Charges);
+
+/// A cycle all of whose blocks carry the bounded mark (a charged loop, or after
+/// markBoundedCycles the zero-init's): it needs no check.
+bool isChargedCycle(const llvm::CycleInfo::CycleT &C);
 
 /// Memory intrinsics with a constant length of at most this many bytes stay
 /// intrinsics: NVPTX codegen (LLVM 22) lowers them to straight-line loads and

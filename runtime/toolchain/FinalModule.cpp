@@ -127,10 +127,10 @@ Error checkCyclesPolled(Module &M) {
         return Br && Br->isConditional() &&
                any_of(successors(BB), [&](BasicBlock *S) { return !C->contains(S); });
       });
-      // The pass's own bounded loops (zero-init), marked after the preemption step.
-      bool Bounded = any_of(C->blocks(), [&](BasicBlock *BB) {
-        return BB->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD) != nullptr;
-      });
+      // The pass's own bounded loops (zero-init, charged loops): marked on every block,
+      // so on the header. By the header only: a checked outer loop around a charged
+      // inner one contains marked blocks and must still poll.
+      bool Bounded = C->getHeader()->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD) != nullptr;
       if (!Bounded && (!Polls || !CanLeave))
         return makeError(FailureKind::CompileError,
                          "kernel '" + F.getName() + "': a cycle (header '" +

@@ -154,4 +154,44 @@ TEST_F(Preemption, FuelBoundsEveryThreadDeterministically) {
   EXPECT_EQ(p->stats().fuelExhausted, 2u);
 }
 
+// A charged loop is charged its count before it starts: with fuel 50, thread t
+// (count 3t) finishes when 3t < 50 and otherwise leaves before the loop (nothing
+// stored); the same result twice; with fuel 1000 (or unlimited) every thread ends.
+TEST_F(Preemption, FuelChargesAChargedLoopBeforeItStarts) {
+  auto app = load("preempt_kernels.bc");
+  ASSERT_TRUE(app);
+  auto p = pipeline({.arenaBytes = 4 * MiB});
+  ASSERT_TRUE(p);
+  const int n = 256;
+  std::vector<uint32_t> iters(n), want(n);
+  for (int t = 0; t < n; ++t) {
+    iters[t] = uint32_t(t) * 3;
+    uint32_t v = uint32_t(t);
+    for (uint32_t i = 0; i < iters[t]; ++i)
+      v = v * 1664525u + 1013904223u;
+    want[t] = v;
+  }
+  Buffer I = *p->allocate(n * 4), R = *p->allocate(n * 4);
+  ASSERT_TRUE(p->copyToDevice(I, iters));
+  for (uint64_t fuel : {uint64_t(50), uint64_t(50), uint64_t(1000), uint64_t(0)}) {
+    ASSERT_TRUE(p->fill(R, 0, n * 4, 0));
+    LaunchConfig cfg{Dim3(1), Dim3(n)};
+    cfg.fuel = fuel;
+    ASSERT_TRUE(p->launch(kernel(app, "lcg_charged"), cfg, I, R));
+    Status s = p->synchronize();
+    if (fuel == 50) {
+      ASSERT_FALSE(s);
+      EXPECT_EQ(s.error().code(), ErrorCode::FuelExhausted);
+    } else {
+      ASSERT_TRUE(s) << "fuel " << fuel;
+    }
+    std::vector<uint32_t> got(n);
+    ASSERT_TRUE(p->copyToHost(got, R));
+    for (int t = 0; t < n; ++t) {
+      bool ends = fuel != 50 || iters[t] < 50;
+      ASSERT_EQ(got[t], ends ? want[t] : 0u) << "thread " << t << ", fuel " << fuel;
+    }
+  }
+}
+
 } // namespace

@@ -977,4 +977,20 @@ attributes #0 = { "atoll-hardened"="mask-based" }
                       Ctx);
   ASSERT_TRUE(!!Marked) << toString(Marked.takeError());
   EXPECT_FALSE(failureOf(checkCyclesPolled(**Marked)));
+
+  // A marked (charged) inner loop does not excuse the outer cycle around it.
+  auto Outer = parse(Kernel(R"(  br label %inner
+inner:
+  %c = load i1, ptr %p
+  br i1 %c, label %inner, label %latch, !atoll.bounded !0
+latch:
+  br label %loop
+)",
+                            "!0 = !{}\n"),
+                     Ctx);
+  ASSERT_TRUE(!!Outer) << toString(Outer.takeError());
+  auto FO = failureOf(checkCyclesPolled(**Outer));
+  ASSERT_TRUE(FO);
+  EXPECT_NE(FO->Message.find("a cycle (header 'loop') has no preemption check"), std::string::npos)
+      << FO->Message;
 }

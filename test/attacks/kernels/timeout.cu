@@ -44,6 +44,22 @@ extern "C" __global__ void spin_sleep(u32 *flag) {
     __nvvm_nanosleep(1000000); // the intrinsic (the header's inline asm is refused)
 }
 
+// R3-F5: no loop at all, 2000 straight-line 1 ms sleeps (2-4 s per thread). Before
+// the fix no poll ran and a cancelled grid of these drained for seconds per block;
+// now every nanosleep is preceded by a poll.
+#define ATOLL_SLEEP1 __nvvm_nanosleep(1000000);
+#define ATOLL_SLEEP10 ATOLL_SLEEP1 ATOLL_SLEEP1 ATOLL_SLEEP1 ATOLL_SLEEP1 ATOLL_SLEEP1 \
+  ATOLL_SLEEP1 ATOLL_SLEEP1 ATOLL_SLEEP1 ATOLL_SLEEP1 ATOLL_SLEEP1
+#define ATOLL_SLEEP100 ATOLL_SLEEP10 ATOLL_SLEEP10 ATOLL_SLEEP10 ATOLL_SLEEP10 ATOLL_SLEEP10 \
+  ATOLL_SLEEP10 ATOLL_SLEEP10 ATOLL_SLEEP10 ATOLL_SLEEP10 ATOLL_SLEEP10
+#define ATOLL_SLEEP1000 ATOLL_SLEEP100 ATOLL_SLEEP100 ATOLL_SLEEP100 ATOLL_SLEEP100 \
+  ATOLL_SLEEP100 ATOLL_SLEEP100 ATOLL_SLEEP100 ATOLL_SLEEP100 ATOLL_SLEEP100 ATOLL_SLEEP100
+extern "C" __global__ void straight_sleep(u32 *out) {
+  ATOLL_SLEEP1000
+  ATOLL_SLEEP1000
+  out[gtid()] = 1;
+}
+
 // Every thread of the block meets at __syncthreads() in each iteration: a cancelled
 // block must not deadlock at the barrier (threads leave at different iterations).
 extern "C" __global__ void spin_barrier(u32 *flag) {

@@ -29,3 +29,16 @@ extern "C" __global__ void count_to(const uint32_t *iters, uint32_t *reached) {
   for (uint32_t i = 0; i < n; ++i)
     ((volatile uint32_t *)reached)[t] = i + 1;
 }
+
+// A charged loop (docs/passes.md "Charged loops"): no volatile access, a run-time
+// count below the cap, so it runs as the copy without checks and is charged n
+// iterations before it starts. Thread t stores its LCG value after n steps; a thread
+// whose charge exhausts its fuel leaves before the loop and stores nothing.
+extern "C" __global__ void lcg_charged(const uint32_t *iters, uint32_t *out) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  uint32_t n = iters[t], v = t;
+#pragma unroll 1
+  for (uint32_t i = 0; i < n; ++i)
+    v = v * 1664525u + 1013904223u;
+  out[t] = v;
+}

@@ -25,7 +25,7 @@ __global__ void wave(const float *x, float *y, int n) {
 
 // CHECK: @__cudart_i2opi_f = internal unnamed_addr addrspace(4) constant [6 x i32]
 // CHECK-LABEL: define {{.*}}ptx_kernel void @_Z4wavePKfPfi(
-// CHECK:         getelementptr inbounds nuw i32, ptr addrspace(4) @__cudart_i2opi_f, i64 [[I:%.*]]
+// CHECK:         getelementptr {{(inbounds nuw )?}}i32, ptr addrspace(4) @__cudart_i2opi_f, i64 [[I:%.*]]
 // CHECK-NEXT:    [[O:%.*]] = mul i64 [[I]], 4
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
 // CHECK-NEXT:    [[OPQT:%.*]] = call i32 asm "mov.b32 $0, $1;", "=r,r"(i32 [[T]])

@@ -1,8 +1,8 @@
 ; Fixed-size allocas outside the leading run of the entry block (after other code,
 ; or in a loop) join the entry block's allocas: they are allocated once and zeroed
 ; at entry like every other stack object (none is missed by the zero-init).
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
+; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

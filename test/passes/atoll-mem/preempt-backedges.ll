@@ -4,11 +4,11 @@
 ; the kernel when it is set. Loop-free kernels get nothing (the entry poll, which
 ; made streaming kernels up to 3.4x slower on the H200, is behind
 ; -atoll-preempt-entry-poll). Multiple latches of one header share one check block.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-poll -S %s | FileCheck %s --check-prefix=ENTRY
-; RUN: %opt-atoll -passes='atoll-mem<poll-shift=3>' -S %s | FileCheck %s --check-prefix=SHIFT3
+; RUN: %opt-atoll -passes='atoll-mem<poll-shift=3>' -atoll-preempt-no-charge -S %s | FileCheck %s --check-prefix=SHIFT3
 ; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s --check-prefix=OFF
-; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; RUN: not %opt-atoll -passes='atoll-mem<poll-shift=21>' -S %s 2>&1 | FileCheck %s --check-prefix=BADSHIFT
 ; RUN: not %opt-atoll -passes='atoll-mem<preempt=maybe>' -S %s 2>&1 | FileCheck %s --check-prefix=BADPREEMPT
 
@@ -45,7 +45,7 @@ define ptx_kernel void @straight(ptr %p) {
 ; CHECK:         [[FIRST:%.*]] = call i64 @llvm.umin.i64(i64 %atoll.fuel.budget, i64 64)
 ; CHECK:       loop.atoll.backedge:
 ; CHECK-NEXT:    %atoll.poll.next = sub i32 %atoll.poll.count.0, 1
-; CHECK-NEXT:    %atoll.poll.due = icmp eq i32 %atoll.poll.next, 0
+; CHECK-NEXT:    %atoll.poll.due = icmp slt i32 %atoll.poll.next, 1
 ; CHECK-NEXT:    br i1 %atoll.poll.due, label %atoll.poll, label {{%.*}}, !prof [[UNLIKELY:![0-9]+]]
 ; CHECK:       atoll.poll:
 ; CHECK-NEXT:    [[CW:%atoll.cancel[0-9]*]] = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4

@@ -4,7 +4,7 @@
 ; code generation accepts. A tenant cannot set the mark: input carrying it is
 ; refused. Tenant cycles never carry it.
 ; RUN: rm -rf %t && split-file %s %t
-; RUN: %opt-atoll -passes=atoll-mem -S %t/zero.ll | FileCheck %s
+; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem -S %t/zero.ll | FileCheck %s
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/forged.ll 2>&1 | FileCheck %s --check-prefix=FORGED
 ; RUN: %atoll-harden %t/zero.ll --emit=ptx -o - | FileCheck %s --check-prefix=PTX
 

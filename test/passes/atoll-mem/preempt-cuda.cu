@@ -2,8 +2,8 @@
 // (no eager read: no volatile access), a spin on a volatile flag reads the cancel word
 // on every edge, and a loop-free kernel gets nothing (no entry poll by default).
 // RUN: %clang-cuda %s -o %t.bc
-// RUN: %opt-atoll -passes=atoll-mem %t.bc -S -o - | FileCheck %s
-// RUN: %opt-atoll -passes=atoll-mem %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+// RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %t.bc -S -o - | FileCheck %s
+// RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 extern "C" __global__ void scale(float *x, int n, float a) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)

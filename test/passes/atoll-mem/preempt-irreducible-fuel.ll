@@ -6,8 +6,8 @@
 ; at most 2^k, and when it is spent the thread sets ATOLL_STATUS_FUEL_EXHAUSTED with
 ; an atomic or and returns. A cycle closed by an indirectbr cannot take a check and
 ; is refused.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s
+; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: not %opt-atoll -passes=atoll-mem -S %S/Inputs/preempt-indirectbr.ll 2>&1 | FileCheck %s --check-prefix=REFUSED
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -122,25 +122,29 @@ exit:
   ret void
 }
 
-; Fuel: budget 0 means unlimited (all ones); the first chunk is min(budget, 64); on
-; the slow path a spent budget goes to the exhausted block, otherwise the counter is
-; refilled with min(left, 64).
+; Fuel: budget 0 means unlimited (2^63-1, also the most a budget can be); the first
+; chunk is min(budget, 64); on the slow path the rest (fuel left plus the counter,
+; which a charge can take below zero) decides: <= 0 goes to the exhausted block,
+; otherwise the counter is refilled with min(rest, 64).
 ; CHECK-LABEL: define ptx_kernel void @fuel_form(
 ; CHECK:         %atoll.fuel = load i64, ptr addrspace(1) %atoll.ctrl.fuel, align 8
 ; CHECK-NEXT:    [[Z:%.*]] = icmp eq i64 %atoll.fuel, 0
-; CHECK-NEXT:    %atoll.fuel.budget = select i1 [[Z]], i64 -1, i64 %atoll.fuel
+; CHECK-NEXT:    [[U:%.*]] = select i1 [[Z]], i64 9223372036854775807, i64 %atoll.fuel
+; CHECK-NEXT:    %atoll.fuel.budget = call i64 @llvm.umin.i64(i64 [[U]], i64 9223372036854775807)
 ; CHECK-NEXT:    [[F:%.*]] = call i64 @llvm.umin.i64(i64 %atoll.fuel.budget, i64 64)
 ; CHECK-NEXT:    [[F32:%.*]] = trunc i64 [[F]] to i32
 ; CHECK-NEXT:    [[REST:%.*]] = sub i64 %atoll.fuel.budget, [[F]]
 ; CHECK:       atoll.poll:
-; CHECK:         %atoll.fuel.spent = icmp eq i64 %atoll.fuel.left.0, 0
-; CHECK:         br i1 %atoll.fuel.spent, label %[[OUT:.*]], label %[[REFILL:.*]], !prof
+; CHECK:         [[OVER:%.*]] = sext i32 %atoll.poll.next to i64
+; CHECK-NEXT:    %atoll.fuel.rest = add i64 %atoll.fuel.left.0, [[OVER]]
+; CHECK-NEXT:    %atoll.fuel.spent = icmp slt i64 %atoll.fuel.rest, 1
+; CHECK-NEXT:    br i1 %atoll.fuel.spent, label %[[OUT:.*]], label %[[REFILL:.*]], !prof
 ; CHECK:       [[OUT]]:
 ; CHECK-NEXT:    br label %atoll.fuel.exhausted
 ; CHECK:       [[REFILL]]:
-; CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 %atoll.fuel.left.0, i64 64)
+; CHECK-NEXT:    [[C:%.*]] = call i64 @llvm.umin.i64(i64 %atoll.fuel.rest, i64 64)
 ; CHECK-NEXT:    trunc i64 [[C]] to i32
-; CHECK-NEXT:    sub i64 %atoll.fuel.left.0, [[C]]
+; CHECK-NEXT:    sub i64 %atoll.fuel.rest, [[C]]
 ; CHECK:       atoll.fuel.exhausted:
 ; CHECK-NEXT:    atomicrmw or ptr addrspace(1) %atoll.ctrl.status, i32 1 monotonic, align 4
 ; CHECK-NEXT:    br label %atoll.leave

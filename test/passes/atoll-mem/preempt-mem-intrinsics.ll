@@ -4,11 +4,11 @@
 ; otherwise emit a byte loop of up to 4 GiB without one). Constant lengths up to
 ; 256 bytes stay intrinsics (straight-line stores or a loop of at most 256 steps).
 ; preempt=off keeps the intrinsics (the output of earlier versions).
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -atoll-preempt-no-charge -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s --check-prefix=OFF
-; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
-; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes='atoll-mem<clamping-mode=modulo-based>' -atoll-preempt-no-charge %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

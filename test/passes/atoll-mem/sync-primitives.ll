@@ -98,7 +98,8 @@ define ptx_kernel void @warp(i32 %mask, i32 %v, i64 %w, ptr %out) {
 ; CHECK-NEXT:    [[MA4:%.*]] = and i32 [[O4]], [[A4]]
 ; CHECK-NEXT:    [[M4:%.*]] = call i32 @llvm.nvvm.match.any.sync.i32(i32 [[A4]], i32 [[MA4]])
 ; CHECK-NEXT:    call void @llvm.nvvm.bar.warp.sync(i32 [[M4]])
-; CHECK-NEXT:    call void @llvm.nvvm.nanosleep(i32 %v)
+; CHECK-NEXT:    %atoll.cancel = load volatile i32
+; CHECK:         call void @llvm.nvvm.nanosleep(i32 %v)
 
 ; Every mask the PTX hands a warp primitive is match.any.sync(%activemask,
 ; (mask | %lanemask_eq) & %activemask): it names the caller, only lanes executing

@@ -1,0 +1,363 @@
+// Charged loops: the preemption check of an innermost loop whose iteration count is
+// known before it starts moves out of the loop. The count (at most the charge cap)
+// is charged to the thread's poll counter once, in the preheader, and the body runs
+// without a check. Loops whose count is known only at run time are versioned: a
+// copy without checks runs when the count is at most the cap, the checked original
+// otherwise (an attacker's 2^63 takes the checked loop). docs/passes.md "Charged
+// loops" has the rules and the bound.
+//
+// The count must hold for the code the GPU runs, not for the UB-free program LLVM
+// reasons about: the tenant controls nsw/nuw/inbounds and mustprogress. So before
+// the count is computed, the loop's instructions and the loop-invariant values its
+// exit conditions depend on lose their poison-generating flags, the kernel and loop
+// lose mustprogress, and the count is what ScalarEvolution proves for wrapping
+// arithmetic. A grid-stride loop (step and bound loop-invariant, signed or unsigned
+// less-than) is matched here directly, with run-time guards for a positive step and
+// no wrap. Each charged loop is checked to be one cycle without inner cycles
+// (CycleInfo: an irreducible region inside a natural loop is not a loop to LoopInfo).
+#include "Preemption.h"
+
+#include "atoll/abi.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Statistic.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PatternMatch.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <optional>
+
+#define DEBUG_TYPE "atoll-preempt"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+STATISTIC(NumChargedConstant, "Loops charged once with a constant count (no check inside)");
+STATISTIC(NumVersioned, "Loops versioned: a copy without checks for counts up to the cap");
+STATISTIC(NumGridStride, "Of those, grid-stride loops matched with run-time wrap guards");
+
+namespace Atoll {
+
+namespace {
+
+/// Slices larger than this are left checked (compile time, not safety).
+constexpr unsigned MaxSlice = 512;
+
+bool hasBoundedMark(const BasicBlock &BB) {
+  return BB.getTerminator() && BB.getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD);
+}
+
+void markBounded(ArrayRef<BasicBlock *> Blocks) {
+  MDNode *Empty = MDNode::get(Blocks.front()->getContext(), {});
+  for (BasicBlock *BB : Blocks)
+    BB->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD, Empty);
+}
+
+/// L is one cycle of the CFG whose inner cycles (if any) are all charged loops:
+/// every iteration is a path through acyclic code and charged loops.
+bool isSimpleCycle(const Loop &L, const CycleInfo &CI) {
+  const CycleInfo::CycleT *C = CI.getCycle(L.getHeader());
+  return C && C->getHeader() == L.getHeader() && C->isReducible() &&
+         C->getNumBlocks() == L.getNumBlocks() &&
+         all_of(C->children(), [](const auto *Child) { return isChargedCycle(*Child); });
+}
+
+/// Drops every poison-generating flag (nsw, nuw, exact, inbounds, samesign, ...)
+/// of what the loop's exit conditions are computed from: the backward slice of the
+/// exiting branches' conditions through instructions (the induction variables and
+/// their increments, the bounds), not through memory or calls. The rest of the loop
+/// keeps its flags (strength reduction needs them). False when the slice is too
+/// large or reads undef/poison.
+bool dropLoopFlags(Loop &L) {
+  SmallVector<Instruction *, 32> Work;
+  SmallPtrSet<Instruction *, 32> Seen;
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  for (BasicBlock *BB : Exiting)
+    Work.push_back(BB->getTerminator());
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    if (!Seen.insert(I).second)
+      continue;
+    if (Seen.size() > MaxSlice)
+      return false;
+    I->dropPoisonGeneratingFlags();
+    if (isa<LoadInst, CallBase, AllocaInst>(I))
+      continue;
+    for (Value *Op : I->operands()) {
+      // undef/poison may be folded to anything before the pass turns it into 0.
+      if (isa<UndefValue>(Op))
+        return false;
+      if (auto *OI = dyn_cast<Instruction>(Op))
+        Work.push_back(OI);
+    }
+  }
+  // llvm.loop.mustprogress lets ScalarEvolution assume the loop ends.
+  SmallVector<BasicBlock *, 4> Latches;
+  L.getLoopLatches(Latches);
+  for (BasicBlock *BB : Latches)
+    BB->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+  return true;
+}
+
+/// A grid-stride loop: i = phi [A, preheader], [i + S, latch]; the latch, the only
+/// exiting block, continues while (i + S) <s B (or <u), with S and B loop-invariant
+/// and i 32 bits wide at most. Returns the run-time condition "the loop ends within
+/// Cap iterations without wrapping", built before Before (in the preheader), and
+/// the span and step its count is computed from.
+struct GridStride {
+  Value *Ok = nullptr, *Span = nullptr, *Step = nullptr; // i1, i64, i64
+};
+std::optional<GridStride> matchGridStride(Loop &L, uint64_t Cap, Instruction *Before) {
+  BasicBlock *Latch = L.getLoopLatch();
+  if (!Latch || L.getExitingBlock() != Latch)
+    return std::nullopt;
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!Br || !Br->isConditional())
+    return std::nullopt;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return std::nullopt;
+  ICmpInst::Predicate P = Cmp->getPredicate(); // samesign is a flag: not used
+  Value *X = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+  if (!L.isLoopInvariant(B)) {
+    std::swap(X, B);
+    P = ICmpInst::getSwappedPredicate(P);
+  }
+  if (Br->getSuccessor(0) != L.getHeader())
+    P = ICmpInst::getInversePredicate(P);
+  if ((P != ICmpInst::ICMP_SLT && P != ICmpInst::ICMP_ULT) || !L.isLoopInvariant(B))
+    return std::nullopt;
+  Value *I = nullptr, *S = nullptr;
+  if (!match(X, m_Add(m_Value(I), m_Value(S))))
+    return std::nullopt;
+  auto *Phi = dyn_cast<PHINode>(I);
+  if (!Phi || Phi->getParent() != L.getHeader() || !L.isLoopInvariant(S)) {
+    std::swap(I, S);
+    Phi = dyn_cast<PHINode>(I);
+    if (!Phi || Phi->getParent() != L.getHeader() || !L.isLoopInvariant(S))
+      return std::nullopt;
+  }
+  BasicBlock *PH = L.getLoopPreheader();
+  if (!PH || Phi->getNumIncomingValues() != 2 || Phi->getIncomingValueForBlock(Latch) != X)
+    return std::nullopt;
+  auto *Ty = dyn_cast<IntegerType>(X->getType());
+  if (!Ty || Ty->getBitWidth() > 32)
+    return std::nullopt;
+  Value *A = Phi->getIncomingValueForBlock(PH);
+  // In 64 bits nothing below overflows: |A|, |B|, |S| < 2^32 and Cap <= 2^20.
+  IRBuilder<> Bd(Before);
+  bool Signed = P == ICmpInst::ICMP_SLT;
+  Type *W = Bd.getInt64Ty();
+  auto Ext = [&](Value *V) {
+    V = Bd.CreateFreeze(V);
+    return Signed ? Bd.CreateSExt(V, W) : Bd.CreateZExt(V, W);
+  };
+  Value *WA = Ext(A), *WB = Ext(B), *WS = Ext(S);
+  uint64_t Max = Signed ? APInt::getSignedMaxValue(Ty->getBitWidth()).getZExtValue()
+                        : APInt::getMaxValue(Ty->getBitWidth()).getZExtValue();
+  // The values tested are A+S, A+2S, ... up to the first >= B: all below
+  // max(A, B) + S, which must not wrap (in 64 bits it cannot).
+  Value *Top = Signed ? Bd.CreateBinaryIntrinsic(Intrinsic::smax, WA, WB)
+                      : Bd.CreateBinaryIntrinsic(Intrinsic::umax, WA, WB);
+  Value *NoWrap = Bd.CreateICmpSLE(Bd.CreateAdd(Top, WS), Bd.getInt64(Max));
+  Value *Positive = Bd.CreateICmpSGT(WS, Bd.getInt64(0));
+  // Span d = B - A (0 when the first test already exits); count = ceil(d / S) or 1.
+  Value *Ahead = Signed ? Bd.CreateICmpSLT(WA, WB) : Bd.CreateICmpULT(WA, WB);
+  Value *D = Bd.CreateSelect(Ahead, Bd.CreateSub(WB, WA), Bd.getInt64(0));
+  Value *Short = Bd.CreateICmpULE(D, Bd.CreateMul(WS, Bd.getInt64(Cap)));
+  return GridStride{Bd.CreateAnd(Bd.CreateAnd(Positive, NoWrap), Short, "atoll.gridstride.ok"), D,
+                    WS};
+}
+
+/// The charge of the grid-stride loop, in its fast preheader: ceil(d / 2^k) with
+/// 2^k the largest power of two <= S, i.e. the count ceil(d / S) when S is a power of
+/// two and at most twice it otherwise, at least 1. No division (it would cost more
+/// than the check it replaces in a loop of a few iterations); an over-charge only
+/// brings the next poll closer.
+Value *gridStrideCount(IRBuilder<> &Bd, const GridStride &G) {
+  Value *D = G.Span, *WS = G.Step; // 0 <= D <= 2^C * S, 0 < S < 2^32
+  Value *K = Bd.CreateSub(Bd.getInt64(63),
+                          Bd.CreateBinaryIntrinsic(Intrinsic::ctlz, WS, Bd.getTrue()));
+  Value *Q = Bd.CreateAdd(Bd.CreateLShr(Bd.CreateSub(D, Bd.getInt64(1)), K), Bd.getInt64(1));
+  Value *Zero = Bd.CreateICmpEQ(D, Bd.getInt64(0));
+  return Bd.CreateSelect(Zero, Bd.getInt32(1), Bd.CreateTrunc(Q, Bd.getInt32Ty()),
+                         "atoll.charge");
+}
+
+/// Versions L: in its preheader PH, Ok selects a clone without checks (marked
+/// bounded) whose preheader charges Amount(builder) iterations.
+void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
+                 function_ref<Value *(IRBuilder<> &)> Amount, SmallVectorImpl<ChargeSite> &Charges) {
+  BasicBlock *PH = L.getLoopPreheader();
+  SmallVector<BasicBlock *, 4> Exits;
+  L.getUniqueExitBlocks(Exits);
+  BasicBlock *OrigPH =
+      SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, L.getHeader()->getName() + ".ph");
+  ValueToValueMapTy VMap;
+  SmallVector<BasicBlock *, 16> NewBlocks;
+  cloneLoopWithPreheader(OrigPH, PH, &L, VMap, ".atoll.fast", &LI, &DT, NewBlocks);
+  remapInstructionsInBlocks(NewBlocks, VMap);
+  auto *FastPH = cast<BasicBlock>(VMap[OrigPH]);
+  ReplaceInstWithInst(PH->getTerminator(), BranchInst::Create(FastPH, OrigPH, Ok));
+  // LCSSA: every use outside the loop is a phi of a (dedicated) exit block.
+  for (BasicBlock *E : Exits)
+    for (PHINode &PN : E->phis())
+      for (unsigned K = 0, N = PN.getNumIncomingValues(); K < N; ++K) {
+        BasicBlock *In = PN.getIncomingBlock(K);
+        if (!L.contains(In))
+          continue;
+        Value *V = PN.getIncomingValue(K);
+        if (Value *NV = VMap.lookup(V))
+          V = NV;
+        PN.addIncoming(V, cast<BasicBlock>(VMap[In]));
+      }
+  SmallVector<BasicBlock *, 16> Body;
+  for (BasicBlock *BB : NewBlocks)
+    if (BB != FastPH)
+      Body.push_back(BB);
+  markBounded(Body);
+  IRBuilder<> Bd(FastPH->getTerminator());
+  Charges.push_back({FastPH, Amount(Bd)});
+}
+
+/// A convergent call (barrier, warp primitive): a copy of the loop would let threads
+/// that take different copies execute different instances of it, which LLVM does
+/// not allow either (loop versioning and unswitching refuse such loops).
+bool hasConvergentCall(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (auto *CB = dyn_cast<CallBase>(&I); CB && CB->isConvergent())
+        return true;
+  return false;
+}
+
+bool loopWaits(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isVolatile())
+        return true;
+      if (auto *SI = dyn_cast<StoreInst>(&I); SI && SI->isVolatile())
+        return true;
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *Fn = CB->getCalledFunction())
+          if (Fn->getName().starts_with("llvm.nvvm.nanosleep"))
+            return true;
+    }
+  return false;
+}
+
+} // namespace
+
+bool isChargedCycle(const CycleInfo::CycleT &C) {
+  return all_of(C.blocks(), [](BasicBlock *BB) { return hasBoundedMark(*BB); });
+}
+
+void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSite> &Charges) {
+  if (CapShift == 0)
+    return;
+  const uint64_t Cap = uint64_t(1) << CapShift;
+  F.removeFnAttr(Attribute::MustProgress);
+  TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
+  TargetLibraryInfo TLI(TLII, &F);
+  SmallPtrSet<BasicBlock *, 16> Seen; // headers looked at (originals and copies)
+  // One loop per round, analyses rebuilt: each versioning changes the CFG.
+  for (;;) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    // Inner loops first: a loop is looked at once all its inner loops have been.
+    Loop *L = nullptr;
+    for (Loop *Cand : LI.getLoopsInPreorder())
+      if (!Seen.count(Cand->getHeader()) && all_of(Cand->getSubLoops(), [&](Loop *Sub) {
+            return Seen.count(Sub->getHeader()) || hasBoundedMark(*Sub->getHeader());
+          })) {
+        L = Cand;
+        Seen.insert(L->getHeader());
+        break;
+      }
+    if (!L)
+      return;
+    // An outer loop qualifies only when every loop inside it is charged, and then
+    // only with a constant count (no copy of a loop nest).
+    const bool Outer = !L->isInnermost();
+    if (Outer && !all_of(L->getSubLoops(), [](Loop *Sub) { return hasBoundedMark(*Sub->getHeader()); }))
+      continue;
+    if (hasBoundedMark(*L->getHeader()) || loopWaits(*L))
+      continue;
+    {
+      CycleInfo CI;
+      CI.compute(F);
+      if (!isSimpleCycle(*L, CI))
+        continue;
+    }
+    AssumptionCache AC(F);
+    simplifyLoop(L, &DT, &LI, nullptr, &AC, nullptr, /*PreserveLCSSA=*/false);
+    formLCSSA(*L, DT, &LI, nullptr);
+    BasicBlock *PH = L->getLoopPreheader();
+    if (!PH || !L->hasDedicatedExits() ||
+        any_of(L->blocks(), [](BasicBlock *BB) { return !isa<BranchInst, SwitchInst>(BB->getTerminator()); }))
+      continue;
+    // Screen with the tenant's flags (cheap), then drop them and ask again.
+    bool Candidate;
+    {
+      ScalarEvolution SE(F, TLI, AC, DT, LI);
+      Candidate = !isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(L));
+    }
+    if (Candidate) {
+      if (!dropLoopFlags(*L))
+        continue;
+      ScalarEvolution SE(F, TLI, AC, DT, LI);
+      const SCEV *Max = SE.getConstantMaxBackedgeTakenCount(L);
+      if (auto *C = dyn_cast<SCEVConstant>(Max); C && C->getAPInt().ult(Cap)) {
+        ++NumChargedConstant;
+        markBounded(L->getBlocks());
+        Charges.push_back({PH, ConstantInt::get(Type::getInt32Ty(F.getContext()),
+                                                C->getAPInt().getZExtValue() + 1)});
+        continue;
+      }
+      if (Outer || hasConvergentCall(*L))
+        continue;
+      const SCEV *Sym = SE.getSymbolicMaxBackedgeTakenCount(L);
+      SCEVExpander Exp(SE, "atoll.tc");
+      // A constant above the cap: the copy would never run.
+      if (!isa<SCEVCouldNotCompute, SCEVConstant>(Sym) &&
+          Exp.isSafeToExpandAt(Sym, PH->getTerminator())) {
+        IRBuilder<> Bd(PH->getTerminator());
+        Value *T = Bd.CreateFreeze(Exp.expandCodeFor(Sym, Sym->getType(), PH->getTerminator()),
+                                   "atoll.tc");
+        Value *Ok = Bd.CreateICmpULT(T, ConstantInt::get(T->getType(), Cap), "atoll.tc.ok");
+        ++NumVersioned;
+        versionLoop(*L, Ok, LI, DT, [&](IRBuilder<> &B) {
+          return B.CreateAdd(B.CreateZExtOrTrunc(T, B.getInt32Ty()), B.getInt32(1), "atoll.charge");
+        }, Charges);
+        continue;
+      }
+    }
+    // Only loops ScalarEvolution cannot count at all (a count above the cap is final).
+    if (Candidate || Outer || hasConvergentCall(*L))
+      continue;
+    if (auto G = matchGridStride(*L, Cap, PH->getTerminator())) {
+      ++NumVersioned;
+      ++NumGridStride;
+      versionLoop(*L, G->Ok, LI, DT, [&](IRBuilder<> &B) { return gridStrideCount(B, *G); },
+                  Charges);
+    }
+  }
+}
+
+} // namespace Atoll
