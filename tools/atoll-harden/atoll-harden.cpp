@@ -69,7 +69,7 @@ cl::opt<EmitKind> Emit(
                clEnumValN(EmitKind::PTX, "ptx",
                           "PTX exactly as the runtime compiles it (implies -O2)")));
 
-cl::opt<ClampingMode> Clamping(
+cl::opt<ClampingMode> ClampingFlag(
     "clamping-mode", cl::cat(Category), cl::init(ClampingMode::MaskBased),
     cl::desc("How accesses are confined to the arena (default: mask-based)"),
     cl::values(clEnumValN(ClampingMode::MaskBased, "mask-based",
@@ -292,7 +292,7 @@ int main(int argc, char **argv) {
 
   HardeningReport Report;
   tc::CompileOptions Opts;
-  Opts.Mode = Clamping;
+  Opts.Mode = ClampingFlag;
   Opts.GpuArch = GpuArch;
   if (!PtxVersion.empty())
     Opts.PtxVersion = "+ptx" + PtxVersion;
