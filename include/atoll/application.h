@@ -10,6 +10,7 @@
 // handles it gives out) from any number of threads and pipelines at once.
 #pragma once
 
+#include "atoll/clamping.h"
 #include "atoll/error.h"
 
 #include <chrono>
@@ -28,13 +29,6 @@ struct RuntimeState;
 
 class Application;
 
-/// How hardened kernels confine global addresses to the arena (abi.h).
-enum class Clamping : uint8_t {
-  /// (addr & (size - 1)) | base: needs a power-of-two arena aligned to its size.
-  MaskBased,
-  /// base + (addr - base) % size: any arena size.
-  ModuloBased,
-};
 /// "mask-based" / "modulo-based" (the values of ATOLL_MODE_MASK / ATOLL_MODE_MODULO).
 std::string_view to_string(Clamping mode) noexcept;
 

@@ -9,6 +9,7 @@
 #include "DefinedValues.h"
 #include "KernelHardener.h"
 #include "Preemption.h"
+#include "Statistics.h"
 
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
@@ -17,15 +18,69 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
+
+#define DEBUG_TYPE "atoll-mem"
 
 using namespace llvm;
 
 namespace Atoll {
 
-Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
+// Defaults of the pass options for opt and clang -fpass-plugin (-mllvm), which
+// cannot pass atoll-mem<...> parameters to the OptimizerLast instance. The
+// runtime and atoll-harden pass explicit AtollMemOptions and ignore them.
+static cl::opt<ClampingMode> ClampingModeFlag(
+    "atoll-clamping-mode", cl::desc("atoll-mem: default clamping mode"),
+    cl::init(ClampingMode::MaskBased),
+    cl::values(clEnumValN(ClampingMode::MaskBased, ATOLL_MODE_MASK, "base | (addr & mask)"),
+               clEnumValN(ClampingMode::ModuloBased, ATOLL_MODE_MODULO,
+                          "base + (addr - base) % size")));
+static cl::opt<bool> PreemptFlag("atoll-preempt", cl::init(true),
+                                 cl::desc("atoll-mem: insert the preemption checks (default on)"));
+static cl::opt<unsigned> PollShiftFlag(
+    "atoll-poll-shift", cl::init(ATOLL_DEFAULT_POLL_SHIFT),
+    cl::desc("atoll-mem: the cancel word is read every 2^K edges (0..20)"));
+static cl::opt<bool> VerboseFlag("atoll-verbose", cl::init(false),
+                                 cl::desc("atoll-mem: print one line per memory access"));
+static cl::opt<bool> SummarizeFlag("atoll-summarize", cl::init(false),
+                                   cl::desc("atoll-mem: print the summary table"));
+
+const char *clampingModeName(ClampingMode Mode) {
+  return Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
+}
+
+Expected<AtollMemOptions> defaultAtollMemOptions() {
   AtollMemOptions Opts;
+  if (PollShiftFlag > 20)
+    return createStringError(inconvertibleErrorCode(),
+                             "atoll-mem: invalid -atoll-poll-shift %u (expected 0..20)",
+                             unsigned(PollShiftFlag));
+  Opts.Mode = ClampingModeFlag;
+  Opts.Preempt = PreemptFlag;
+  Opts.PollShift = PollShiftFlag;
+  Opts.Verbose = VerboseFlag;
+  Opts.Summarize = SummarizeFlag;
+  return Opts;
+}
+
+void AtollMemPass::printPipeline(raw_ostream &OS,
+                                 function_ref<StringRef(StringRef)> MapClassName2PassName) {
+  OS << MapClassName2PassName(name()) << "<clamping-mode=" << clampingModeName(Opts.Mode)
+     << ";preempt=" << (Opts.Preempt ? "on" : "off") << ";poll-shift=" << Opts.PollShift;
+  if (Opts.Verbose)
+    OS << ";verbose";
+  if (Opts.Summarize)
+    OS << ";summarize";
+  OS << '>';
+}
+
+Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
+  Expected<AtollMemOptions> Defaults = defaultAtollMemOptions();
+  if (!Defaults)
+    return Defaults.takeError();
+  AtollMemOptions Opts = *Defaults;
   while (!Params.empty()) {
     StringRef Param;
     std::tie(Param, Params) = Params.split(';');
@@ -65,20 +120,6 @@ Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
     }
   }
   return Opts;
-}
-
-static bool isKernel(const Function &F) {
-  if (F.getCallingConv() == CallingConv::PTX_Kernel)
-    return true;
-  if (NamedMDNode *MD = F.getParent()->getNamedMetadata("nvvm.annotations"))
-    for (const MDNode *Op : MD->operands())
-      if (Op->getNumOperands() >= 3)
-        if (auto *VM = dyn_cast_or_null<ValueAsMetadata>(Op->getOperand(0).get()))
-          if (VM->getValue() == &F)
-            if (auto *S = dyn_cast<MDString>(Op->getOperand(1)))
-              if (S->getString() == "kernel")
-                return true;
-  return false;
 }
 
 namespace {
@@ -130,6 +171,7 @@ GlobalVariable *sharedPad(Module &M, ModuleHelpers &Helpers) {
 PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   HardeningReport LocalReport;
   HardeningReport &Report = Opts.Report ? *Opts.Report : LocalReport;
+  enableStatisticsOutput();
   auto Finish = [&]() {
     if (Opts.Verbose)
       Report.printVerbose(errs());
@@ -241,9 +283,12 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   }
 
   ModuleHelpers Helpers;
-  const char *ModeName = Opts.Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
+  const char *ModeName = clampingModeName(Opts.Mode);
   for (auto [K, H] : zip(Kernels, Hardeners)) {
-    lowerVariableVectorIndexing(*K); // before the allocas are gathered and zeroed
+    // Before the allocas are gathered and zeroed; its accesses join the list.
+    SmallVector<Instruction *, 8> Created;
+    lowerVariableVectorIndexing(*K, Created);
+    H->addCreatedAccesses(Created);
     // Static allocas outside the entry block would grow the stack per iteration;
     // every fixed-size alloca joins the leading run of the entry block, where the
     // zero-init finds it (one placed after other entry code would be missed).
@@ -261,6 +306,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       }
     for (AllocaInst *AI : Late)
       AI->moveBefore(K->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+    H->plan();
     bool ZeroShared = H->mayTouchShared();
     Function *NewF = addHiddenParameters(*K);
     unsigned N = NewF->arg_size();

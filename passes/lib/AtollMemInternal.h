@@ -4,11 +4,14 @@
 
 #include "atoll/passes/AtollMem.h"
 #include "atoll/passes/HardeningReport.h"
+#include "atoll/passes/NVPTX.h"
+#include "IntrinsicTable.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <functional>
 #include <optional>
@@ -29,41 +32,19 @@ class Module;
 
 namespace Atoll {
 
-// NVPTX address spaces.
-enum : unsigned {
-  ASGeneric = 0, ASGlobal = 1, ASShared = 3, ASConstant = 4, ASLocal = 5, ASParam = 101,
-};
-
 /// Reports one refusal (instruction may be null for whole-function refusals).
 using RefuseFn = std::function<void(llvm::Function &, llvm::Instruction *, StateSpace,
                                     AccessKind, const llvm::Twine &)>;
 
 //===-- Call policy -------------------------------------------------------===//
 
-/// What atoll-mem does with an intrinsic call.
-enum class IntrinsicAction {
-  Allow,        // touches no memory a tenant could misuse (math, sreg, barriers, ...)
-  Drop,         // no semantic effect worth keeping: prefetch, lifetime markers
-  Confine,      // a memory access the pass confines (memcpy, ldu, cp.async, ...)
-  Refuse,       // unsupported or unsafe
-};
-
-struct IntrinsicPolicy {
-  IntrinsicAction Action;
-  std::string Reason; // for Refuse
-};
-
-IntrinsicPolicy classifyIntrinsic(const llvm::Function &Callee);
-
-/// Barriers and warp primitives (SyncPolicy.cpp): the policy of a listed one,
-/// Refuse for any other convergent NVVM intrinsic, nullopt for the rest.
-std::optional<IntrinsicPolicy> classifySyncIntrinsic(const llvm::Function &Callee);
 /// Empty when the constant operands of an allowed sync primitive are in range;
 /// otherwise the reason for refusing the call (e.g. a run-time barrier count).
-std::string checkSyncOperands(const llvm::CallBase &CB);
+std::string checkSyncOperands(const llvm::CallBase &CB, SyncOperands Ops);
 /// Confines the run-time operands of an allowed sync primitive so that they
-/// cannot fault (barrier id & 15, member mask | %lanemask_eq); true if changed.
-bool confineSyncOperands(llvm::CallBase &CB);
+/// cannot fault (every barrier becomes barrier.sync 0; member mask | %lanemask_eq);
+/// true if changed.
+bool confineSyncOperands(llvm::CallBase &CB, SyncOperands Ops);
 
 /// Warp-collective `.aligned` matrix instructions (ldmatrix, stmatrix): run
 /// only when the whole warp executes this call together; otherwise skipped, with
@@ -107,6 +88,23 @@ struct PointerOrigin {
 
 PointerOrigin tracePointerOrigin(llvm::Value *Ptr);
 
+/// How one access is confined: the rewrite's only input besides the pointer.
+enum class ConfineForm : uint8_t {
+  Arena,        // global: the arena (mask- or modulo-based)
+  Object,       // its object: an alloca or frame, a shared or constant global, a byval param
+  SharedWindow, // the user shared window (extern __shared__, or a shared pointer of no object)
+  SpaceTest,    // unknown generic: isspacep.shared ? shared window : arena
+};
+
+struct Confinement {
+  ConfineForm Form = ConfineForm::SpaceTest;
+  StateSpace Space = StateSpace::Unknown; // the traced (or forced) space, for the report
+  /// Object form: the object and its size. A value handle: the object may be a
+  /// byval parameter, which the hidden parameters replace with a new one.
+  llvm::WeakTrackingVH Object;
+  uint64_t ObjectBytes = 0;
+};
+
 /// Adds the allocas a local pointer may point into to FrameMembers; false (and
 /// nothing added) if some source is not a fixed-size alloca (LocalFrame.cpp).
 bool addToLocalFrame(llvm::Value *Ptr, llvm::SmallSetVector<llvm::AllocaInst *, 8> &FrameMembers);
@@ -143,9 +141,9 @@ public:
   KernelConfiner(llvm::Function &Kernel, llvm::Value *ArenaBase, llvm::Value *ArenaSize,
                  ClampingMode Mode, ModuleHelpers &Helpers);
 
-  /// Confines Ptr for an access of Size bytes (constant or i64 value) and
-  /// alignment Align; returns the pointer to use instead (same type as Ptr).
-  llvm::Value *confine(llvm::IRBuilder<> &B, llvm::Value *Ptr, const PointerOrigin &O,
+  /// Confines Ptr as How says for an access of Size bytes (constant or i64 value)
+  /// and alignment Align; returns the pointer to use instead (same type as Ptr).
+  llvm::Value *confine(llvm::IRBuilder<> &B, llvm::Value *Ptr, const Confinement &How,
                        llvm::Value *Size, llvm::Align Align);
 
   /// The arena, shared-window and object variants (used by confine()).

@@ -1,4 +1,4 @@
-// What a hardened kernel may call: an explicit allow-list of intrinsics and
+// What a hardened kernel may call besides intrinsics (IntrinsicTable.cpp):
 // allow-listed inline asm; everything unknown is refused (MinSFI style).
 #include "AtollMemInternal.h"
 
@@ -10,100 +10,11 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/raw_ostream.h"
 
+#define DEBUG_TYPE "atoll-mem"
+
 using namespace llvm;
 
 namespace Atoll {
-
-static bool hasPointerOperand(const Function &F) {
-  for (Type *T : F.getFunctionType()->params())
-    if (T->isPtrOrPtrVectorTy())
-      return true;
-  return false;
-}
-
-IntrinsicPolicy classifyIntrinsic(const Function &Callee) {
-  StringRef N = Callee.getName();
-  // A declaration named "llvm.*" that LLVM does not know: its name would match the
-  // prefixes below (a made-up "llvm.nvvm.atomic.x" has no modelled operands).
-  if (Callee.getIntrinsicID() == Intrinsic::not_intrinsic)
-    return {IntrinsicAction::Refuse, "unknown intrinsic '" + N.str() + "'"};
-  switch (Callee.getIntrinsicID()) {
-  case Intrinsic::trap:
-  case Intrinsic::debugtrap:
-  case Intrinsic::ubsantrap:
-    return {IntrinsicAction::Refuse,
-            "trap: a trap faults the shared CUDA context (use an early return)"};
-  case Intrinsic::memcpy:
-  case Intrinsic::memcpy_inline:
-  case Intrinsic::memmove:
-  case Intrinsic::memset:
-  case Intrinsic::memset_inline:
-  case Intrinsic::masked_load:
-  case Intrinsic::masked_store:
-  case Intrinsic::nvvm_ldu_global_i:
-  case Intrinsic::nvvm_ldu_global_f:
-  case Intrinsic::nvvm_ldu_global_p:
-    return {IntrinsicAction::Confine, ""};
-  case Intrinsic::masked_gather:
-  case Intrinsic::masked_scatter:
-  case Intrinsic::masked_expandload:
-  case Intrinsic::masked_compressstore:
-    return {IntrinsicAction::Refuse,
-            "vector-of-pointers memory intrinsic (gather/scatter) is not supported"};
-  case Intrinsic::prefetch:
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
-    return {IntrinsicAction::Drop, ""};
-  default:
-    break;
-  }
-  if (N.starts_with("llvm.nvvm.atomic.") || N.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
-      N.starts_with("llvm.nvvm.cp.async.cg.shared.global.") ||
-      N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
-      N.starts_with("llvm.nvvm.stmatrix.sync.aligned.m8n8."))
-    return {IntrinsicAction::Confine, ""};
-  if (N.starts_with("llvm.nvvm.prefetch.") || N.starts_with("llvm.nvvm.cp.async.bulk.prefetch"))
-    return {IntrinsicAction::Drop, ""};
-
-  static const char *const TextureSurface[] = {
-      "llvm.nvvm.tex.", "llvm.nvvm.tld4.", "llvm.nvvm.suld.", "llvm.nvvm.sust.",
-      "llvm.nvvm.txq.", "llvm.nvvm.suq.",  "llvm.nvvm.istypep.", "llvm.nvvm.texsurf.handle"};
-  for (const char *P : TextureSurface)
-    if (N.starts_with(P))
-      return {IntrinsicAction::Refuse, "texture/surface access is not supported"};
-  if (N.starts_with("llvm.nvvm.cp.async.bulk") || N.starts_with("llvm.nvvm.cp.async.mbarrier") ||
-      N.starts_with("llvm.nvvm.mbarrier.") || N.starts_with("llvm.nvvm.mapa") ||
-      N.starts_with("llvm.nvvm.wgmma.mma_async") || N.starts_with("llvm.nvvm.tcgen05.") ||
-      N.starts_with("llvm.nvvm.tensormap.") || N.starts_with("llvm.nvvm.wmma."))
-    return {IntrinsicAction::Refuse,
-            "memory intrinsic '" + N.str() + "' (bulk/TMA copy, mbarrier, wmma, "
-            "distributed shared memory) is not supported yet"};
-
-  // Barriers and warp primitives: one rule per intrinsic (SyncPolicy.cpp), decided
-  // before the memory-effect rules below (shfl.sync "only accesses inaccessible
-  // memory", yet its mask can fault).
-  if (std::optional<IntrinsicPolicy> P = classifySyncIntrinsic(Callee))
-    return *P;
-
-  // Pure computations are safe even with pointer operands (isspacep, ptrmask).
-  MemoryEffects ME = Callee.getMemoryEffects();
-  if (ME.doesNotAccessMemory())
-    return {IntrinsicAction::Allow, ""};
-  if (hasPointerOperand(Callee))
-    return {IntrinsicAction::Refuse, "unsupported memory intrinsic '" + N.str() + "'"};
-  if (ME.onlyAccessesInaccessibleMem())
-    return {IntrinsicAction::Allow, ""};
-
-  // Compiler markers with no effect on the machine code. (Barriers and warp
-  // primitives were decided above, one rule each.)
-  static const char *const SafePrefixes[] = {
-      "llvm.nvvm.read.ptx.sreg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
-      "llvm.sideeffect", "llvm.donothing", "llvm.pseudoprobe", "llvm.fake.use"};
-  for (const char *P : SafePrefixes)
-    if (N.starts_with(P))
-      return {IntrinsicAction::Allow, ""};
-  return {IntrinsicAction::Refuse, "intrinsic '" + N.str() + "' may access memory"};
-}
 
 // Inline asm: deny by default. An asm is accepted only when its exact template,
 // constraint string and function type are on the allow-list: every asm in the

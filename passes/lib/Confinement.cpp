@@ -31,6 +31,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
+#define DEBUG_TYPE "atoll-mem"
+
 using namespace llvm;
 
 namespace Atoll {
@@ -322,7 +324,7 @@ Value *KernelConfiner::confineToObject(IRBuilder<> &B, Value *Ptr, Value *Object
   return B.CreateGEP(B.getInt8Ty(), Obj, Off, "atoll.obj.addr");
 }
 
-Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const PointerOrigin &O, Value *Size,
+Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const Confinement &How, Value *Size,
                                Align A) {
   auto *PtrTy = cast<PointerType>(Ptr->getType());
   LLVMContext &Ctx = F.getContext();
@@ -343,24 +345,16 @@ Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const PointerOrigin &
     return PtrTy->getAddressSpace() == ASShared ? SP : B.CreateAddrSpaceCast(SP, PtrTy);
   };
 
-  switch (O.Space) {
-  case StateSpace::Global:
+  switch (How.Form) {
+  case ConfineForm::Arena:
     return ToArena();
-  case StateSpace::Shared:
-    if (std::optional<uint64_t> Bytes = objectSize(O.Object, DL)) {
+  case ConfineForm::Object:
+    if (How.Space == StateSpace::Shared)
       UsedShared = true;
-      return confineToObject(B, Ptr, O.Object, *Bytes, Size, A);
-    }
+    return confineToObject(B, Ptr, How.Object, How.ObjectBytes, Size, A);
+  case ConfineForm::SharedWindow:
     return ToSharedWindow();
-  case StateSpace::Local:
-  case StateSpace::Constant:
-  case StateSpace::Param: {
-    std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
-    assert(Bytes && "the driver refuses objectless local/constant/param accesses");
-    return confineToObject(B, Ptr, O.Object, *Bytes, Size, A);
-  }
-  case StateSpace::Generic:
-  case StateSpace::Unknown: {
+  case ConfineForm::SpaceTest: {
     // Unknown origin: a run-time space test. Shared addresses stay in the shared
     // window; everything else (global, and local/constant addresses smuggled
     // through memory) is confined to the arena.

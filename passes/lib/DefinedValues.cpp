@@ -27,7 +27,7 @@ class VectorSlots {
 public:
   explicit VectorSlots(Function &F) : F(F) {}
 
-  void lower(Instruction &I) {
+  void lower(Instruction &I, SmallVectorImpl<Instruction *> &Created) {
     auto *VT = cast<FixedVectorType>(I.getOperand(0)->getType());
     Value *Idx = isa<ExtractElementInst>(I) ? I.getOperand(1) : I.getOperand(2);
     auto *CI = dyn_cast<ConstantInt>(Idx);
@@ -44,15 +44,17 @@ public:
     Value *Lane = B.CreateZExtOrTrunc(Idx, B.getInt64Ty());
     Lane = B.CreateBinaryIntrinsic(Intrinsic::umin, Lane, B.getInt64(VT->getNumElements() - 1));
     Value *LanePtr = B.CreateInBoundsGEP(SlotElt, Slot, Lane);
-    B.CreateStore(Widen(I.getOperand(0), SlotVT), Slot);
+    Created.push_back(B.CreateStore(Widen(I.getOperand(0), SlotVT), Slot));
     Value *Result;
     if (isa<ExtractElementInst>(I)) {
       Result = B.CreateLoad(SlotElt, LanePtr);
+      Created.push_back(cast<Instruction>(Result));
       if (SlotElt != Elt)
         Result = B.CreateTrunc(Result, Elt);
     } else {
-      B.CreateStore(Widen(I.getOperand(1), SlotElt), LanePtr);
+      Created.push_back(B.CreateStore(Widen(I.getOperand(1), SlotElt), LanePtr));
       Result = B.CreateLoad(SlotVT, Slot);
+      Created.push_back(cast<Instruction>(Result));
       if (SlotVT != VT)
         Result = B.CreateTrunc(Result, VT);
     }
@@ -105,7 +107,7 @@ Constant *defined(Constant *C) {
 
 } // namespace
 
-void lowerVariableVectorIndexing(Function &F) {
+void lowerVariableVectorIndexing(Function &F, SmallVectorImpl<Instruction *> &Created) {
   SmallVector<Instruction *, 8> Work;
   for (Instruction &I : instructions(F))
     if ((isa<ExtractElementInst>(I) || isa<InsertElementInst>(I)) &&
@@ -113,7 +115,7 @@ void lowerVariableVectorIndexing(Function &F) {
       Work.push_back(&I);
   VectorSlots Slots(F);
   for (Instruction *I : Work)
-    Slots.lower(*I);
+    Slots.lower(*I, Created);
 }
 
 void defineUndefinedOperands(Function &F) {

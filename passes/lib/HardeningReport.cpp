@@ -1,11 +1,19 @@
 #include "atoll/passes/HardeningReport.h"
 
+#include "Statistics.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
 using namespace llvm;
 
 namespace Atoll {
+
+void HardeningReport::add(AccessRecord R) {
+  countOutcome(R);
+  Records.push_back(std::move(R));
+}
+
 
 StringRef toString(StateSpace S) {
   switch (S) {

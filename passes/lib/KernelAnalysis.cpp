@@ -12,6 +12,8 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
+#define DEBUG_TYPE "atoll-mem"
+
 using namespace llvm;
 
 namespace Atoll {
@@ -54,181 +56,6 @@ AccessKind KernelHardener::kindOf(const Instruction &I) const {
   return AccessKind::Load;
 }
 
-/// An alignment operand; Align(1) when it is not a power of two.
-static Align validAlign(const Value *V) {
-  uint64_t A = cast<ConstantInt>(V)->getValue().getLimitedValue();
-  return isPowerOf2_64(A) ? Align(A) : Align(1);
-}
-
-static Align alignOfParam(const CallBase &CB, unsigned Idx, Align Default) {
-  if (MaybeAlign A = CB.getParamAlign(Idx))
-    return *A;
-  return Default;
-}
-
-/// The memory operands of I; false if I touches memory in a way not modelled.
-bool KernelHardener::memOperands(Instruction &I, SmallVectorImpl<MemOperand> &Ops) {
-  // A scalable vector's size is only known at run time (and NVPTX has none):
-  // such an access has no size to confine.
-  if (I.getType()->isScalableTy() ||
-      any_of(I.operands(), [](const Use &U) { return U->getType()->isScalableTy(); }))
-    return false;
-  LLVMContext &Ctx = Fn->getContext();
-  auto Const = [&](uint64_t N) { return ConstantInt::get(Type::getInt64Ty(Ctx), N); };
-  auto StoreSize = [&](Type *T) { return DL.getTypeStoreSize(T).getFixedValue(); };
-  if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    Ops.push_back({LI->getPointerOperandIndex(), Const(StoreSize(LI->getType())),
-                   LI->getAlign(), false});
-    return true;
-  }
-  if (auto *SI = dyn_cast<StoreInst>(&I)) {
-    Ops.push_back({SI->getPointerOperandIndex(),
-                   Const(StoreSize(SI->getValueOperand()->getType())), SI->getAlign(), true});
-    return true;
-  }
-  // NVPTX makes an i8/i16 atomic a 32-bit atomic on the aligned word holding it
-  // (review F5): confined as 4 bytes at the same address (the byte keeps its
-  // offset in the word), the word lies inside any 4-aligned window.
-  auto AtomicSize = [&](Type *T) { return std::max<uint64_t>(StoreSize(T), 4); };
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-    Ops.push_back({RMW->getPointerOperandIndex(),
-                   Const(AtomicSize(RMW->getValOperand()->getType())), RMW->getAlign(), true});
-    return true;
-  }
-  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
-    Ops.push_back({CX->getPointerOperandIndex(),
-                   Const(AtomicSize(CX->getCompareOperand()->getType())), CX->getAlign(), true});
-    return true;
-  }
-  if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
-    Ops.push_back({0, MT->getLength(), MT->getDestAlign().valueOrOne(), true});
-    Ops.push_back({1, MT->getLength(), MT->getSourceAlign().valueOrOne(), false});
-    return true;
-  }
-  if (auto *MS = dyn_cast<MemSetInst>(&I)) {
-    Ops.push_back({0, MS->getLength(), MS->getDestAlign().valueOrOne(), true});
-    return true;
-  }
-  auto *II = dyn_cast<IntrinsicInst>(&I);
-  if (!II)
-    return false;
-  StringRef N = II->getCalledFunction()->getName();
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::masked_load: {
-    Align A = alignOfParam(*II, 0, Align(1));
-    if (II->arg_size() == 4) // older form: (ptr, i32 align, mask, passthru)
-      A = validAlign(II->getArgOperand(1));
-    Ops.push_back({0, Const(StoreSize(II->getType())), A, false});
-    return true;
-  }
-  case Intrinsic::masked_store: {
-    Align A = alignOfParam(*II, 1, Align(1));
-    if (II->arg_size() == 4) // older form: (val, ptr, i32 align, mask)
-      A = validAlign(II->getArgOperand(2));
-    Ops.push_back({1, Const(StoreSize(II->getArgOperand(0)->getType())), A, true});
-    return true;
-  }
-  case Intrinsic::nvvm_ldu_global_i:
-  case Intrinsic::nvvm_ldu_global_f:
-  case Intrinsic::nvvm_ldu_global_p: {
-    // ldu is one instruction whatever its alignment operand says: the hardware
-    // needs the address aligned to the access size (ldu.global.v4.f32: 16).
-    uint64_t S = StoreSize(II->getType());
-    uint64_t Arg = cast<ConstantInt>(II->getArgOperand(1))->getValue().getLimitedValue();
-    unsigned AS = II->getArgOperand(0)->getType()->getPointerAddressSpace();
-    if (!isPowerOf2_64(S) || (AS != ASGeneric && AS != ASGlobal))
-      return false;
-    Ops.push_back({0, Const(S), Align(isPowerOf2_64(Arg) ? std::max(S, Arg) : S), false});
-    return true;
-  }
-  default:
-    break;
-  }
-  if (N.starts_with("llvm.nvvm.atomic.")) {
-    uint64_t S = StoreSize(II->getType());
-    if (!isPowerOf2_64(S))
-      return false;
-    Ops.push_back({0, Const(S), Align(S), true});
-    return true;
-  }
-  if (N.starts_with("llvm.nvvm.cp.async.ca.shared.global.") ||
-      N.starts_with("llvm.nvvm.cp.async.cg.shared.global.")) {
-    // ...shared.global.{4,8,16}[.s](ptr addrspace(3) dst, ptr addrspace(1) src[, i32])
-    StringRef Suffix = N.drop_front(N.find(".global.") + 8);
-    uint64_t S = 0;
-    Suffix.split('.').first.getAsInteger(10, S);
-    if (S != 4 && S != 8 && S != 16)
-      return false;
-    Ops.push_back({0, Const(S), Align(S), true});
-    Ops.push_back({1, Const(S), Align(S), false});
-    return true;
-  }
-  if (N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
-      N.starts_with("llvm.nvvm.stmatrix.sync.aligned.m8n8.")) {
-    // Each thread names one 16-byte row (8 x b16) of a matrix in shared memory
-    // (a generic or shared pointer; NVPTX selects no other overload).
-    unsigned AS = II->getArgOperand(0)->getType()->getPointerAddressSpace();
-    if (AS != ASGeneric && AS != ASShared)
-      return false;
-    Ops.push_back({0, Const(16), Align(16), N.contains("stmatrix")});
-    return true;
-  }
-  return false;
-}
-
-/// ldmatrix/stmatrix m8n8: one 16-byte row per thread, in shared memory.
-static bool isMatrixShared(const IntrinsicInst &II) {
-  StringRef N = II.getCalledFunction()->getName();
-  return N.starts_with("llvm.nvvm.ldmatrix.sync.aligned.m8n8.") ||
-         N.starts_with("llvm.nvvm.stmatrix.sync.aligned.m8n8.");
-}
-
-/// Where the memory operand Op of I may point.
-PointerOrigin KernelHardener::originOf(Instruction &I, const MemOperand &Op) const {
-  PointerOrigin O = tracePointerOrigin(I.getOperand(Op.OpIdx));
-  // ldu.global reads the global state space whatever the pointer was computed
-  // from: a shared or local address there is an illegal-address fault. Its
-  // operand is confined to the arena like any forged global address.
-  if (auto *II = dyn_cast<IntrinsicInst>(&I))
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::nvvm_ldu_global_i:
-    case Intrinsic::nvvm_ldu_global_f:
-    case Intrinsic::nvvm_ldu_global_p:
-      O.Space = StateSpace::Global;
-      O.Object = nullptr;
-      break;
-    default:
-      // ldmatrix/stmatrix address shared memory only (a generic operand must fall
-      // in the shared window): whatever else the pointer may be, it is confined to
-      // the shared window, so that it cannot name global or local memory.
-      if (isMatrixShared(*II) && O.Space != StateSpace::Shared) {
-        O.Space = StateSpace::Shared;
-        O.Object = nullptr;
-      }
-      break;
-    }
-  return O;
-}
-
-bool KernelHardener::provenSafe(Value *Ptr, const PointerOrigin &O, const MemOperand &Op) const {
-  auto *CSize = dyn_cast<ConstantInt>(Op.Size);
-  std::optional<uint64_t> Bytes = objectSize(O.Object, DL);
-  if (!CSize || !Bytes || O.Space == StateSpace::Unknown || O.Space == StateSpace::Global)
-    return false;
-  // Ptr = Object + C with a constant C: safe when [C, C + S) lies in the object and
-  // C keeps the alignment the instruction promises.
-  unsigned IdxWidth = DL.getIndexTypeSizeInBits(Ptr->getType());
-  APInt Offset(IdxWidth, 0);
-  Value *Base = Ptr->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
-  if (Base->stripPointerCasts() != O.Object)
-    return false;
-  if (Offset.isNegative())
-    return false;
-  uint64_t C = Offset.getZExtValue(), S = CSize->getValue().getLimitedValue();
-  Align ObjAlign = O.Object->getPointerAlignment(DL);
-  return C + S <= *Bytes && C % Op.Alignment.value() == 0 && ObjAlign >= Op.Alignment;
-}
-
 /// A byval kernel parameter the backend reads in place (the "nvvm.grid_constant"
 /// attribute, or a "grid_constant" entry in !nvvm.annotations: 1-based indices).
 static bool isGridConstant(const Argument &A) {
@@ -256,8 +83,10 @@ static bool isGridConstant(const Argument &A) {
   return false;
 }
 
-bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const PointerOrigin &O) {
-  AccessKind K = kindOf(I);
+bool KernelHardener::checkAccess(const AccessSite &Site, const MemAccess &Op) {
+  Instruction &I = *Site.I;
+  const PointerOrigin &O = Op.Origin;
+  AccessKind K = Site.Kind;
   // Other NVPTX spaces (shared::cluster, tensor memory, ...) have no window to
   // confine into, and the run-time space test only takes generic pointers.
   unsigned AS = I.getOperand(Op.OpIdx)->getType()->getPointerAddressSpace();
@@ -274,10 +103,7 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
                "' (writable module globals are refused; run promote-ptx-constant-globals)");
     return false;
   }
-  bool IsAtomic = isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I);
-  if (auto *CB = dyn_cast<CallBase>(&I))
-    if (Function *Callee = CB->getCalledFunction())
-      IsAtomic |= Callee->getName().starts_with("llvm.nvvm.atomic.");
+  bool IsAtomic = Site.Policy.Atomic;
   if (O.Space == StateSpace::Constant && Op.Writes) {
     refuse(&I, O.Space, K, "write to read-only " + toString(O.Space) + " memory");
     return false;
@@ -353,7 +179,8 @@ bool KernelHardener::checkAccess(Instruction &I, const MemOperand &Op, const Poi
   return true;
 }
 
-bool KernelHardener::checkCall(CallBase &CB) {
+/// Refuses a call that is not allowed; for an intrinsic, *Policy is its table row.
+bool KernelHardener::checkCall(CallBase &CB, IntrinsicPolicy *Policy) {
   if (CB.isInlineAsm()) {
     std::string Why = checkInlineAsm(*cast<InlineAsm>(CB.getCalledOperand()));
     if (!Why.empty()) {
@@ -389,24 +216,27 @@ bool KernelHardener::checkCall(CallBase &CB) {
     refuse(&CB, StateSpace::Unknown, AccessKind::Call, Why);
     return false;
   }
-  IntrinsicPolicy P = classifyIntrinsic(*Callee);
+  IntrinsicPolicy &P = *Policy = classifyIntrinsic(*Callee);
   if (P.Action == IntrinsicAction::Refuse) {
     refuse(&CB, StateSpace::Unknown, AccessKind::Intrinsic, P.Reason);
     return false;
   }
-  if (std::string Why = checkSyncOperands(CB); !Why.empty()) {
+  if (std::string Why = checkSyncOperands(CB, P.Sync); !Why.empty()) {
     refuse(&CB, StateSpace::Unknown, AccessKind::Intrinsic, Why);
     return false;
   }
   return true;
 }
 
-/// Whether analyze() will look at the memory operands of I.
-static bool hasMemOperands(Instruction &I) {
+/// The table row of an intrinsic call whose memory operands analyze() reads;
+/// for other instructions, whether they may touch memory.
+static bool hasMemOperands(Instruction &I, std::optional<IntrinsicPolicy> &P) {
   if (auto *CB = dyn_cast<CallBase>(&I)) {
     Function *Callee = CB->getCalledFunction();
-    return !CB->isInlineAsm() && Callee && Callee->isIntrinsic() &&
-           classifyIntrinsic(*Callee).Action == IntrinsicAction::Confine;
+    if (CB->isInlineAsm() || !Callee || !Callee->isIntrinsic())
+      return false;
+    P = classifyIntrinsic(*Callee);
+    return P->Action == IntrinsicAction::Confine;
   }
   return !isa<FenceInst>(I) && !isa<AllocaInst>(I) && I.mayReadOrWriteMemory();
 }
@@ -416,16 +246,13 @@ void KernelHardener::mergeAmbiguousLocals() {
   // object: those allocas become one frame object, which it is confined to.
   SmallSetVector<AllocaInst *, 8> Members;
   for (Instruction &I : instructions(*Fn)) {
-    if (!hasMemOperands(I))
+    std::optional<IntrinsicPolicy> P;
+    AccessSite Site;
+    if (!hasMemOperands(I, P) || !collect(I, P ? &*P : nullptr, Site))
       continue;
-    SmallVector<MemOperand, 2> Ops;
-    if (!memOperands(I, Ops))
-      continue;
-    for (const MemOperand &Op : Ops) {
-      PointerOrigin O = originOf(I, Op);
-      if (O.Space == StateSpace::Local && !O.Object)
+    for (const MemAccess &Op : Site.Ops)
+      if (Op.Origin.Space == StateSpace::Local && !Op.Origin.Object)
         addToLocalFrame(I.getOperand(Op.OpIdx), Members);
-    }
   }
   if (AllocaInst *Frame = mergeIntoFrame(*Fn, Members.getArrayRef()))
     record(Frame, StateSpace::Local, AccessKind::Load, Outcome::Confined,
@@ -501,28 +328,38 @@ bool KernelHardener::analyze() {
       refuse(&I, StateSpace::Local, AccessKind::Load, "va_arg is not supported");
       continue;
     }
+    if (auto *U = dyn_cast<UnreachableInst>(&I)) {
+      Unreachables.push_back(U);
+      continue;
+    }
+    IntrinsicPolicy P;
     if (auto *CB = dyn_cast<CallBase>(&I)) {
-      if (!checkCall(*CB))
+      if (!checkCall(*CB, &P) || CB->isInlineAsm())
         continue;
-      if (CB->isInlineAsm())
-        continue;
-      IntrinsicPolicy P = classifyIntrinsic(*CB->getCalledFunction());
+      if (P.Action == IntrinsicAction::Drop)
+        Drops.push_back(CB);
+      if (P.Action == IntrinsicAction::Allow && P.Sync != SyncOperands::None)
+        SyncCalls.push_back({CB, P.Sync});
       if (P.Action != IntrinsicAction::Confine)
         continue;
     } else if (isa<FenceInst>(I) || !I.mayReadOrWriteMemory()) {
       continue;
     }
-    SmallVector<MemOperand, 2> Ops;
-    if (!memOperands(I, Ops)) {
+    AccessSite Site;
+    if (!collect(I, &P, Site)) {
       refuse(&I, StateSpace::Unknown, kindOf(I), "memory access of an unsupported form");
       continue;
     }
-    for (const MemOperand &Op : Ops) {
-      PointerOrigin O = originOf(I, Op);
-      if (O.Space == StateSpace::Shared || O.Space == StateSpace::Unknown)
+    bool OK = true;
+    for (const MemAccess &Op : Site.Ops) {
+      if (Op.Origin.Space == StateSpace::Shared || Op.Origin.Space == StateSpace::Unknown)
         TouchesShared = true;
-      checkAccess(I, Op, O);
+      OK &= checkAccess(Site, Op);
     }
+    if (!OK)
+      continue;
+    decide(Site);
+    Sites.push_back(std::move(Site));
   }
   // Referencing any shared variable, even without a confined access, makes its
   // residue observable: zero the window.

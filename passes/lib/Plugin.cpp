@@ -1,4 +1,5 @@
 // Entry point of libAtollPasses.so for opt -load-pass-plugin and clang -fpass-plugin.
+#include "atoll/passes/AtollMem.h"
 #include "atoll/passes/Registration.h"
 #include "atoll/passes/StripFacts.h"
 
@@ -16,8 +17,14 @@ struct HardenDeviceModule : PassInfoMixin<HardenDeviceModule> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &AM) {
     if (!Triple(M.getTargetTriple()).isNVPTX())
       return PreservedAnalyses::all();
+    // Options from -mllvm -atoll-* (clang loads the plugin before it parses them).
+    Expected<Atoll::AtollMemOptions> Opts = Atoll::defaultAtollMemOptions();
+    if (!Opts) {
+      M.getContext().emitError(toString(Opts.takeError()));
+      return PreservedAnalyses::all();
+    }
     ModulePassManager MPM;
-    Atoll::addHardeningPasses(MPM, Atoll::AtollMemOptions{});
+    Atoll::addHardeningPasses(MPM, *Opts);
     return MPM.run(M, AM);
   }
   static bool isRequired() { return true; }

@@ -46,30 +46,6 @@ Error makeError(FailureKind Kind, const Twine &Message, std::string Diagnostics)
   return make_error<ToolchainError>(Kind, Message.str(), std::move(Diagnostics));
 }
 
-bool isKernel(const Function &F) {
-  if (F.getCallingConv() == CallingConv::PTX_Kernel)
-    return true;
-  // !nvvm.annotations = !{!{ptr @f, !"kernel", i32 1, ...}}. LLVM 22 upgrades
-  // these to ptx_kernel when it reads a module, but in-memory modules may not be.
-  const NamedMDNode *Ann = F.getParent()->getNamedMetadata("nvvm.annotations");
-  if (!Ann)
-    return false;
-  for (const MDNode *N : Ann->operands()) {
-    if (N->getNumOperands() < 3)
-      continue;
-    auto *V = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
-    if (!V || V->getValue() != &F)
-      continue;
-    for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
-      auto *Key = dyn_cast_or_null<MDString>(N->getOperand(I).get());
-      auto *Val = mdconst::dyn_extract_or_null<ConstantInt>(N->getOperand(I + 1));
-      if (Key && Key->getString() == "kernel" && Val && !Val->isZero())
-        return true;
-    }
-  }
-  return false;
-}
-
 } // namespace detail
 
 using namespace detail;

@@ -3,6 +3,8 @@
 
 #include "toolchain/Toolchain.h"
 
+#include "atoll/passes/NVPTX.h"
+
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/Support/Error.h"
@@ -29,9 +31,9 @@ void initializeNVPTX();
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const CompileOptions &Opts);
 
-/// A kernel: the ptx_kernel calling convention (clang 22) or an
-/// nvvm.annotations "kernel" entry (older producers and hand-written IR).
-bool isKernel(const llvm::Function &F);
+/// A kernel: the passes' definition (atoll/passes/NVPTX.h), so that what is
+/// hardened and what is loaded as a kernel are the same functions.
+using Atoll::isKernel;
 
 /// Creates a typed toolchain error.
 llvm::Error makeError(FailureKind Kind, const llvm::Twine &Message,

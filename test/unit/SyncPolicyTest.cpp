@@ -84,4 +84,67 @@ TEST_F(SyncPolicyTest, ShuffleIsNotAllowedByItsMemoryEffects) {
   EXPECT_EQ(Atoll::classifyIntrinsic(*G).Action, Atoll::IntrinsicAction::Refuse);
 }
 
+// The intrinsic table (IntrinsicTable.cpp): every Confine row says how its
+// operands are read, and a few rows carry what the rewrite needs.
+TEST_F(SyncPolicyTest, EveryConfineRowHasAnAccessForm) {
+  unsigned Confined = 0;
+  for (unsigned I = 1; I < Intrinsic::num_intrinsics; ++I) {
+    auto ID = Intrinsic::ID(I);
+    if (Intrinsic::isOverloaded(ID))
+      continue;
+    Atoll::IntrinsicPolicy P = Atoll::classifyIntrinsic(*decl(ID));
+    if (P.Action != Atoll::IntrinsicAction::Confine)
+      continue;
+    ++Confined;
+    EXPECT_NE(P.Form, Atoll::AccessForm::None) << Intrinsic::getBaseName(ID).str();
+    if (P.Form == Atoll::AccessForm::CpAsync || P.Form == Atoll::AccessForm::Matrix)
+      EXPECT_TRUE(P.Bytes == 4 || P.Bytes == 8 || P.Bytes == 16)
+          << Intrinsic::getBaseName(ID).str();
+  }
+  // Only cp.async's 8 rows are not overloaded; the overloaded rows (memcpy, ldu,
+  // nvvm.atomic, ld/stmatrix, ...) are looked up by name below and in lit.
+  EXPECT_EQ(Confined, 8u);
+}
+
+TEST_F(SyncPolicyTest, TableRowsCarryTheRewriteFacts) {
+  using namespace Atoll;
+  // An overloaded intrinsic by its mangled name (the ID is looked up from it).
+  auto named = [&](StringRef Name) {
+    return Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                            GlobalValue::ExternalLinkage, Name, M);
+  };
+  IntrinsicPolicy Ldu = classifyIntrinsic(*named("llvm.nvvm.ldu.global.i.i32.p1"));
+  EXPECT_EQ(Ldu.Form, AccessForm::Ldu);
+  EXPECT_EQ(Ldu.Space, SpaceRule::Global);
+  IntrinsicPolicy St = classifyIntrinsic(*named("llvm.nvvm.stmatrix.sync.aligned.m8n8.x4.b16.p3"));
+  EXPECT_EQ(St.Space, SpaceRule::Shared);
+  EXPECT_TRUE(St.Writes);
+  EXPECT_EQ(St.Bytes, 16);
+  IntrinsicPolicy Cp = classifyIntrinsic(*decl(Intrinsic::nvvm_cp_async_ca_shared_global_8_s));
+  EXPECT_EQ(Cp.Form, AccessForm::CpAsync);
+  EXPECT_EQ(Cp.Bytes, 8);
+  EXPECT_TRUE(classifyIntrinsic(*named("llvm.nvvm.atomic.cas.gen.i.cta.i32.p0")).Atomic);
+  EXPECT_EQ(classifyIntrinsic(*decl(Intrinsic::nvvm_barrier_cta_sync_count)).Sync,
+            SyncOperands::BarrierCount);
+  EXPECT_EQ(classifyIntrinsic(*decl(Intrinsic::nvvm_redux_sync_add)).Sync,
+            SyncOperands::MaskArg1);
+  IntrinsicPolicy Copy = classifyIntrinsic(*named("llvm.memcpy.p0.p0.i64"));
+  EXPECT_EQ(Copy.Action, IntrinsicAction::Confine);
+  EXPECT_EQ(Copy.Form, AccessForm::MemTransfer);
+  EXPECT_EQ(classifyIntrinsic(*named("llvm.nvvm.prefetch.global.L1")).Action,
+            IntrinsicAction::Drop);
+  IntrinsicPolicy Tex = classifyIntrinsic(*named("llvm.nvvm.tex.1d.v4f32.s32"));
+  EXPECT_EQ(Tex.Action, IntrinsicAction::Refuse);
+  EXPECT_EQ(Tex.Reason, "texture/surface access is not supported");
+  IntrinsicPolicy Trap = classifyIntrinsic(*decl(Intrinsic::trap));
+  EXPECT_EQ(Trap.Action, IntrinsicAction::Refuse);
+  EXPECT_EQ(Trap.Reason, "trap: a trap faults the shared CUDA context (use an early return)");
+  // An unknown "llvm.*" declaration is refused, even with a family's prefix.
+  FunctionType *FT = FunctionType::get(Type::getVoidTy(Ctx), false);
+  Function *Fake = Function::Create(FT, GlobalValue::ExternalLinkage, "llvm.nvvm.prefetch.fake", M);
+  IntrinsicPolicy P = classifyIntrinsic(*Fake);
+  EXPECT_EQ(P.Action, IntrinsicAction::Refuse);
+  EXPECT_EQ(P.Reason, "unknown intrinsic 'llvm.nvvm.prefetch.fake'");
+}
+
 } // namespace

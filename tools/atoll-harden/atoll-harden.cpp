@@ -74,7 +74,7 @@ cl::opt<EmitKind> Emit(
                           "that PTX assembled for --gpu-arch (nvJitLink): the cubin the "
                           "runtime loads")));
 
-cl::opt<ClampingMode> Clamping(
+cl::opt<ClampingMode> ClampingFlag(
     "clamping-mode", cl::cat(Category), cl::init(ClampingMode::MaskBased),
     cl::desc("How accesses are confined to the arena (default: mask-based)"),
     cl::values(clEnumValN(ClampingMode::MaskBased, "mask-based",
@@ -302,7 +302,7 @@ int main(int argc, char **argv) {
 
   HardeningReport Report;
   tc::CompileOptions Opts;
-  Opts.Mode = Clamping;
+  Opts.Mode = ClampingFlag;
   Opts.GpuArch = GpuArch;
   if (!PtxVersion.empty())
     Opts.PtxVersion = "+ptx" + PtxVersion;

@@ -1,6 +1,8 @@
 // atoll-mem: the memory-isolation pass. See docs/passes.md.
 #pragma once
 
+#include "atoll/clamping.h"
+
 #include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
 
@@ -8,10 +10,12 @@ namespace Atoll {
 
 class HardeningReport;
 
-enum class ClampingMode {
-  MaskBased,   // power-of-two arena aligned to its size: (addr & mask) | base
-  ModuloBased, // any arena size: base + (addr - base) % size
-};
+/// The one clamping-mode enum (atoll/clamping.h), under the passes' old name.
+using ClampingMode = Clamping;
+
+/// The name of a mode in pass options and the "atoll-hardened" attribute
+/// (ATOLL_MODE_MASK / ATOLL_MODE_MODULO).
+const char *clampingModeName(ClampingMode Mode);
 
 struct AtollMemOptions {
   ClampingMode Mode = ClampingMode::MaskBased;
@@ -24,7 +28,13 @@ struct AtollMemOptions {
   unsigned PollShift = 6; // ATOLL_DEFAULT_POLL_SHIFT: cancel word read every 2^k edges
 };
 
-/// Parses the text between '<' and '>' of -passes='atoll-mem<...>':
+/// The defaults of the pass options, from the command line (-atoll-clamping-mode,
+/// -atoll-preempt, -atoll-poll-shift, -atoll-verbose, -atoll-summarize: opt flags,
+/// or clang's -mllvm with -fpass-plugin); AtollMemOptions{} without them.
+llvm::Expected<AtollMemOptions> defaultAtollMemOptions();
+
+/// Parses the text between '<' and '>' of -passes='atoll-mem<...>', starting
+/// from defaultAtollMemOptions():
 ///   clamping-mode=mask-based|modulo-based ; verbose ; summarize ;
 ///   preempt=on|off ; poll-shift=N (0..20)
 llvm::Expected<AtollMemOptions> parseAtollMemOptions(llvm::StringRef Params);
@@ -35,6 +45,9 @@ public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
   static bool isRequired() { return true; }
   static llvm::StringRef name() { return "atoll-mem"; }
+  /// Prints every option, so that the printed pipeline parses back to this pass.
+  void printPipeline(llvm::raw_ostream &OS,
+                     llvm::function_ref<llvm::StringRef(llvm::StringRef)> MapClassName2PassName);
 
 private:
   AtollMemOptions Opts;

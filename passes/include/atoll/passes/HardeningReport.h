@@ -41,7 +41,8 @@ struct AccessRecord {
 /// Collects records from the passes. Not thread-safe: one report per module run.
 class HardeningReport {
 public:
-  void add(AccessRecord R) { Records.push_back(std::move(R)); }
+  /// Adds a record (and counts atoll-mem's in its statistics, Statistics.cpp).
+  void add(AccessRecord R);
   const std::vector<AccessRecord> &records() const { return Records; }
   bool hasRefusals() const;
   unsigned count(StateSpace S, AccessKind K, Outcome O) const;

@@ -1,0 +1,25 @@
+; A warp member mask without the executing thread faults on sm_90 (the PTX ISA
+; leaves it undefined): every run-time mask of shfl.sync is confined to
+; mask | %lanemask_eq (frozen first), in the IR and in the PTX.
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' -S %s | FileCheck %s
+; RUN: %opt-atoll -passes='atoll-mem<preempt=off>' %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @shuffle(ptr %out, i32 %mask, i32 %v) {
+  %r = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %mask, i32 %v, i32 1, i32 31)
+  store i32 %r, ptr %out, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
+
+; CHECK-LABEL: define ptx_kernel void @shuffle(
+; CHECK:         [[SELF:%.*]] = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.eq()
+; CHECK-NEXT:    [[FR:%.*]] = freeze i32 %mask
+; CHECK-NEXT:    %atoll.warp.mask = or i32 [[FR]], [[SELF]]
+; CHECK-NEXT:    %r = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %atoll.warp.mask, i32 %v, i32 1, i32 31)
+; PTX:     mov.u32 [[LM:%r[0-9]+]], %lanemask_eq;
+; PTX:     or.b32 [[M:%r[0-9]+]], {{%r[0-9]+}}, [[LM]];
+; PTX:     shfl.sync.down.b32 {{%r[0-9]+}}, {{%r[0-9]+}}, 1, 31, [[M]];
