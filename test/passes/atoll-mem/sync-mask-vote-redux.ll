@@ -24,12 +24,15 @@ declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
 declare i32 @llvm.nvvm.match.any.sync.i32(i32, i32)
 
 ; CHECK-LABEL: define ptx_kernel void @masks(
-; CHECK:       %atoll.warp.mask = or i32
+; CHECK:       %atoll.warp.mask = call i32 @llvm.nvvm.match.any.sync.i32(
 ; CHECK-NEXT:  %b = call i32 @llvm.nvvm.vote.ballot.sync(i32 %atoll.warp.mask, i1 true)
-; CHECK:       %atoll.warp.mask1 = or i32
+; CHECK:       %atoll.warp.mask1 = call i32 @llvm.nvvm.match.any.sync.i32(
 ; CHECK-NEXT:  %s = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 %atoll.warp.mask1)
-; CHECK:       %atoll.warp.mask2 = or i32
+; CHECK:       %atoll.warp.mask2 = call i32 @llvm.nvvm.match.any.sync.i32(
 ; CHECK-NEXT:  %m = call i32 @llvm.nvvm.match.any.sync.i32(i32 %atoll.warp.mask2, i32 %v)
-; CHECK-NEXT:  %f = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 true)
-; VERBOSE-COUNT-3: synchronisation operand confined
+; The full mask becomes %activemask (no match needed: it is the same in every lane).
+; CHECK-NEXT:  %atoll.warp.mask3 = call i32 @llvm.nvvm.activemask()
+; CHECK-NEXT:  %f = call i32 @llvm.nvvm.vote.ballot.sync(i32 %atoll.warp.mask3, i1 true)
+; Four confined: the full mask too (it becomes %activemask).
+; VERBOSE-COUNT-4: synchronisation operand confined
 ; VERBOSE-NOT: synchronisation operand confined

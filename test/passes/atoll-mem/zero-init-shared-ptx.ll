@@ -19,5 +19,5 @@ define ptx_kernel void @k(ptr %out, i32 %i) {
 ; CHECK-LABEL: .entry k(
 ; CHECK:       st.shared.v4.b32 [%rd{{[0-9]+}}{{(\+-16)?}}], {0, 0, 0, 0};
 ; CHECK:       st.shared.b8 [%rd{{[0-9]+}}], 0;
-; CHECK:       bar.sync 0;
+; CHECK:       barrier.sync 0;
 ; CHECK:       st.shared.b32 [%rd{{[0-9]+}}], 7;

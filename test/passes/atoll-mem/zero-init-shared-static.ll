@@ -25,4 +25,4 @@ define ptx_kernel void @reads_shared(ptr %out, i32 %i) {
 ; CHECK:       atoll.zero.tail.store:
 ; CHECK:         store i8 0, ptr addrspace(3)
 ; CHECK:       atoll.zero.done:
-; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK-NEXT:    call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
