@@ -9,7 +9,9 @@ context appear only where the design puts them.
 - cuDevicePrimaryCtxRelease (the last release destroys the context): the same, or
   right after cuDevicePrimaryCtxReset (a reset context runs nothing);
 - cuModuleLoadData* and cuModuleGetFunction (where a lazy load happens): only in
-  RuntimeState::loadModule (the loader thread), after its `waitQuiet(`;
+  RuntimeState::loadModule (the loader thread), after its `waitQuiet(`; the
+  driver-side module check (cuda/ModuleCheck.cpp) makes them on its behalf, so
+  `checkLoadedModule(` takes the same rule;
 - cuLaunchKernel: only while a DeviceActivity::LaunchPass is held (within a few
   lines after it), so that no kernel starts during a quiet section;
 - cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, cuCtxDestroy,
@@ -23,7 +25,10 @@ import pathlib
 import re
 import sys
 
-CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(")
+CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(|\b(checkLoadedModule)\s*\(")
+# Files whose loads are made for RuntimeState::loadModule, which calls them in its
+# quiet section (checked at the call site of checkLoadedModule).
+LOAD_HELPERS = {"ModuleCheck.cpp"}
 RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"}
 LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary",
          "cuModuleGetFunction"}
@@ -44,7 +49,9 @@ def violations(name, text):
             quiet = False
         if "waitQuiet(" in line:
             quiet = True
-        for call in CALL.findall(line):
+        for call in (a or b for a, b in CALL.findall(line)):
+            if line.lstrip().startswith(("Status checkLoadedModule", "//")):
+                continue
             where = f"{name}:{i + 1}: {call}"
             sync_copy = call.startswith(("cuMemcpy", "cuMemset")) and not call.endswith("Async")
             if call in FORBIDDEN or call.startswith("cuLibrary") or sync_copy:
@@ -59,10 +66,12 @@ def violations(name, text):
                 if not any("reclaim(" in w or "cuDevicePrimaryCtxReset" in w for w in window):
                     out.append(f"{where} may destroy the context, which waits for running "
                                "kernels: only on the reclaimer or after a reset")
-            elif call in LOADS and function != "RuntimeState::loadModule":
+            elif call in LOADS and pathlib.Path(name).name in LOAD_HELPERS:
+                continue
+            elif (call in LOADS or call == "checkLoadedModule") and function != "RuntimeState::loadModule":
                 out.append(f"{where} waits for running kernels: only in "
                            "RuntimeState::loadModule (the loader thread)")
-            elif call in LOADS and not quiet:
+            elif (call in LOADS or call == "checkLoadedModule") and not quiet:
                 out.append(f"{where} waits for running kernels: only after waitQuiet( "
                            "(a quiet section)")
             elif call == "cuLaunchKernel":

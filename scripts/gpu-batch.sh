@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
-# Steps: attacks runtime isolation preemption hoststall bench cancel memcheck
+# Steps: attacks runtime isolation preemption hoststall hostile worker modulecheck
+# compile warp-probe bench cancel memcheck
 # memcheck-preemption demo
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
@@ -21,6 +22,15 @@ step() { # name limit command...
 for s in "$@"; do case "$s" in
   runtime|isolation|preemption) step "$s" 90 "$bundle/tests/atoll-gpu-$s" --gtest_brief=1 ;;
   hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
+  # Issue 14: the hostile compile corpus through the sandboxed workers while a tenant
+  # runs exact kernels; the worker's own tests (sandbox, protocol, pool) and the
+  # driver-side module check with the real driver.
+  hostile) TAIL=30 step hostile 200 "$bundle/tests/atoll-gpu-hostile-compile" --gtest_brief=1 ;;
+  worker) TAIL=12 step worker 120 "$bundle/tests/atoll-unit-compile-worker" --gtest_brief=1 ;;
+  modulecheck) TAIL=12 step modulecheck 60 "$bundle/tests/atoll-unit-module-check" --gtest_brief=1 ;;
+  compile) TAIL=30 step compile 200 "$bundle/bin/atoll-bench" --only=compile --out "$logs/bench-compile" --time-limit 180 ;;
+  # Review R3-F1: warp primitives whose lanes never meet (nvcc on the GPU host).
+  warp-probe) step warp-probe 150 bash "$(dirname "$0")/../test/attacks/probes/run_warp_probe.sh" "$logs" ;;
   attacks) TAIL=40 step attacks 300 "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json" ;;
   bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
   cancel) TAIL=30 step cancel 200 "$bundle/bin/atoll-bench" --only=cancel --out "$logs/bench-cancel" --time-limit 180 ;;
