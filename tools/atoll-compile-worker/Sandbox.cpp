@@ -80,6 +80,20 @@ bool installSeccomp(int socketFd, std::string &why) {
   // before sorting a large array (measured: modulo-based compiles of the benchmark
   // kernels were killed for it). It only reports memory and load figures.
   allow(SCMP_SYS(sysinfo));
+  // Identity and CPU queries that report and change nothing: where the driver is
+  // installed (the GPU host), nvJitLink's libcuda asks geteuid at assembly time
+  // (measured on the H200: every assemble was killed for syscall 107).
+  for (int nr : {SCMP_SYS(geteuid), SCMP_SYS(getuid), SCMP_SYS(getegid), SCMP_SYS(getgid),
+                 SCMP_SYS(getppid), SCMP_SYS(uname), SCMP_SYS(sched_getaffinity),
+                 SCMP_SYS(sched_yield), SCMP_SYS(getrandom), SCMP_SYS(fstat)})
+    allow(nr);
+  // Looking a path up fails like opening one (below): a library probing for an
+  // optional file must fail the lookup, not the compilation.
+  for (int nr : {SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(newfstatat), SCMP_SYS(statx),
+                 SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
+                 SCMP_SYS(readlink), SCMP_SYS(readlinkat)})
+    if (rc == 0)
+      rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
   // Opening files is refused with EACCES rather than killing: nvJitLink probes for
   // libcuda.so.1 at assembly time where the driver is missing (measured: openat of
   // /etc/ld.so.cache), and a library that looks for an optional file must fail
