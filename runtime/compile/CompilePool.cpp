@@ -167,6 +167,10 @@ Result<CompilePool::Proc> CompilePool::spawn() {
   if (!config_.libdevicePath.empty())
     args.push_back("--libdevice=" + config_.libdevicePath);
   args.insert(args.end(), config_.extraArgs.begin(), config_.extraArgs.end());
+  // Diagnostics for whoever runs the service (tenants cannot set its environment):
+  // log the system calls the filter would refuse instead of killing the worker.
+  if (const char *v = std::getenv("ATOLL_WORKER_SECCOMP_AUDIT"); v && std::string(v) == "1")
+    args.push_back("--seccomp-audit");
   std::vector<std::string> env = workerEnvironment();
   std::vector<char *> argv, envp;
   for (auto &a : args)

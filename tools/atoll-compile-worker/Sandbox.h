@@ -12,6 +12,9 @@ bool closeFrom(int first);
 /// and writes only on `socketFd` (writes also on stderr, which is /dev/null), memory
 /// management, futexes, clocks, signal returns and exits: no open, no exec, no
 /// socket, no fork.
-bool installSeccomp(int socketFd, std::string &why);
+/// audit: the default action logs (kernel audit log, type 1326) instead of killing;
+/// for finding the calls a new library needs (ATOLL_WORKER_SECCOMP_AUDIT=1 in the
+/// service's environment), never for production.
+bool installSeccomp(int socketFd, std::string &why, bool audit = false);
 
 } // namespace atoll_worker

@@ -46,6 +46,7 @@ bool setLimit(int resource, rlim_t soft, rlim_t hard) {
 int main(int argc, char **argv) {
   unsigned long long parent = 0, memory = 4ull << 30, cpu = 60;
   std::string libdevice;
+  bool audit = false;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (!std::strncmp(a, "--parent=", 9)) {
@@ -57,6 +58,8 @@ int main(int argc, char **argv) {
     } else if (!std::strncmp(a, "--cpu=", 6)) {
       if (!parseU64(a + 6, cpu) || cpu == 0)
         usage("bad --cpu");
+    } else if (!std::strcmp(a, "--seccomp-audit")) {
+      audit = true; // diagnostics only: log forbidden calls instead of killing
     } else if (!std::strncmp(a, "--libdevice=", 12)) {
       libdevice = a + 12;
     } else {
@@ -86,7 +89,7 @@ int main(int argc, char **argv) {
     atoll_compile_worker_fail(kSocketFd, err);
     ::_exit(rc);
   }
-  if (std::string why; !atoll_worker::installSeccomp(kSocketFd, why)) {
+  if (std::string why; !atoll_worker::installSeccomp(kSocketFd, why, audit)) {
     atoll_compile_worker_fail(kSocketFd, ("cannot install the seccomp filter: " + why).c_str());
     ::_exit(ATOLL_WORKER_EXIT_INIT);
   }
