@@ -99,6 +99,11 @@ bool installSeccomp(int socketFd, std::string &why, bool audit) {
   for (int nr : {SCMP_SYS(socket), SCMP_SYS(connect), SCMP_SYS(setsockopt)})
     if (rc == 0)
       rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
+  // With no socket, libcuda then asks ioctl of a descriptor it has (measured); the
+  // worker's only descriptors are /dev/null and its socket, and no device file can
+  // be opened, so every ioctl is answered "not a terminal".
+  if (rc == 0)
+    rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOTTY), SCMP_SYS(ioctl), 0);
   // Looking a path up fails like opening one (below): a library probing for an
   // optional file must fail the lookup, not the compilation.
   for (int nr : {SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(newfstatat), SCMP_SYS(statx),
