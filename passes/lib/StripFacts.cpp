@@ -99,6 +99,17 @@ PreservedAnalyses StripFactsPass::run(Module &M, ModuleAnalysisManager &) {
         Changed = true;
       }
     }
+    // willreturn and mustprogress promise that every loop ends: LLVM then counts a
+    // loop like `for (i = 0; i != n; i += 2)` as finite, and the preemption pass
+    // would run it without a check though an odd n never ends it (found by
+    // review, R4-F1). Termination is the one fact a cancel must never trust.
+    if (!F.isIntrinsic())
+      for (Attribute::AttrKind K : {Attribute::WillReturn, Attribute::MustProgress})
+        if (F.hasFnAttribute(K)) {
+          F.removeFnAttr(K);
+          ++NumAttrs;
+          Changed = true;
+        }
     AttributeList AL = F.isIntrinsic() ? F.getAttributes()
                                        : strip(Ctx, F.getAttributes(), F.arg_size(), false);
     if (AL != F.getAttributes()) {
@@ -119,6 +130,13 @@ PreservedAnalyses StripFactsPass::run(Module &M, ModuleAnalysisManager &) {
           Changed = true;
         }
       if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (!isa<IntrinsicInst>(CB))
+          for (Attribute::AttrKind K : {Attribute::WillReturn, Attribute::MustProgress})
+            if (CB->hasFnAttr(K)) {
+              CB->removeFnAttr(K);
+              ++NumAttrs;
+              Changed = true;
+            }
         AttributeList CAL = strip(Ctx, CB->getAttributes(), CB->arg_size(), keepsAlign(CB));
         if (CAL != CB->getAttributes()) {
           CB->setAttributes(CAL);

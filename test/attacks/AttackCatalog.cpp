@@ -651,7 +651,7 @@ std::vector<Attack> buildAttacks() {
   neverEnds("spin_sleep", "spin_sleep", "waits on a flag with 1 ms nanosleeps", {atkB()}, {1},
             {32});
   neverEnds("straight_sleep", "straight_sleep",
-            "R3-F5: no loop, 2000 straight-line 1 ms nanosleeps (a poll precedes each)",
+            "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
