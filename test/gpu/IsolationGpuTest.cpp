@@ -133,10 +133,14 @@ TEST_F(RuntimeGpu, TimeoutOnASpinningKernelLeavesOthersAlone) {
   EXPECT_GT(spinner->stats().gpuTime.count(), 200'000'000) << "the spin counts as GPU time";
 }
 
-TEST_F(RuntimeGpu, WedgedPipelineIsQuarantinedNotFreed) {
+// Measured on the H200 (2026-12-01): with R3-F8 the destruction cancels the kernel
+// within microseconds, so the arena never needs the quarantine (kernels that outlive
+// the cancel deadline still get it: attack timeout_quarantine_drains, and the
+// stand-in driver's HostStallMock tests); what is left to check here is that the
+// kernel ended long before its bound and the next tenant sees no residue.
+TEST_F(RuntimeGpu, DestroyingABusyCooperativePipelineCancelsIt) {
   auto app = load("runtime_kernels.bc");
   ASSERT_TRUE(app);
-  uint64_t base = 0;
   auto t0 = Clock::now();
   {
     // The cooperative policy (cancelOnTimeout = false: the timeout does not cancel),
@@ -146,7 +150,6 @@ TEST_F(RuntimeGpu, WedgedPipelineIsQuarantinedNotFreed) {
     auto spinner = pipeline({.arenaBytes = 8 * MiB, .timeout = milliseconds(50),
                              .cancelOnTimeout = false});
     ASSERT_TRUE(spinner);
-    base = spinner->arenaBase();
     Buffer flag = *spinner->allocate(256), result = *spinner->allocate(256);
     ASSERT_TRUE(spinner->fill(flag, 0, 256, 0));
     // Bounded at 1.5 s; nobody releases it.
@@ -154,15 +157,8 @@ TEST_F(RuntimeGpu, WedgedPipelineIsQuarantinedNotFreed) {
                                 uint64_t(1'500'000'000ull), result));
     EXPECT_FALSE(spinner->synchronize());
     auto d0 = Clock::now();
-    spinner.reset(); // must not wait for the kernel, must not free the arena under it
+    spinner.reset(); // cancels; must not free the arena under a kernel still running
     EXPECT_LT(std::chrono::duration_cast<milliseconds>(Clock::now() - d0).count(), 100);
-  }
-  EXPECT_EQ(rt->stats().quarantinedArenas, 1u);
-  {
-    auto fresh = pipeline({.arenaBytes = 8 * MiB});
-    ASSERT_TRUE(fresh);
-    EXPECT_NE(fresh->arenaBase(), base) << "a quarantined arena was handed out";
-    EXPECT_FALSE(fresh->stats().arenaFromPool);
   }
   auto deadline = Clock::now() + std::chrono::seconds(10);
   while (rt->collect() > 0 && Clock::now() < deadline)
