@@ -415,7 +415,7 @@ Status PipelineImpl::requestCancel(Lock &) {
 }
 
 bool PipelineImpl::isPinnedHost(const void *ptr, size_t bytes) const noexcept {
-  return state->isHostBlock(ptr, bytes);
+  return state->hostBlocks && state->hostBlocks->contains(ptr, bytes);
 }
 
 Status PipelineImpl::launch(const Application &app, uint32_t index, const LaunchConfig &config,

@@ -89,8 +89,9 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   if (pageable || (hostMemory && !q.async)) {
     if (Status s = waitForRoom(lock, 0, "a synchronous copy", &q); !s)
       return s;
-  } else if (enqueued - completed > kMaxQueued - 1) {
-    if (Status s = waitForRoom(lock, kMaxQueued - 1, "a copy", &q); !s)
+  } else if (const uint64_t ops = hostMemory ? 2 : 1; // a pinned copy adds its event
+             enqueued - completed > kMaxQueued - ops) {
+    if (Status s = waitForRoom(lock, kMaxQueued - ops, "a copy", &q); !s)
       return s;
   }
   if (Status s = beginBatch(); !s)
@@ -120,6 +121,14 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, what));
   noteEnqueued();
+  // A pinned block is not handed to its next owner before this transfer has ended
+  // (review R3-F3): an event behind it, which the block's reuse queries.
+  if (hostMemory && !pageable) {
+    const void *host = q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst;
+    if (CUresult e = state->hostBlocks->noteTransfer(host, id, stream); e != CUDA_SUCCESS)
+      return named(state->fail(e, "recording the end of a transfer from pinned memory"));
+    noteEnqueued();
+  }
   switch (q.kind) {
   case CopyKind::ToDevice:
     counters.copiesToDevice++;

@@ -198,6 +198,7 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
       return cuda::driverError(api, r, "retaining the device's primary context");
     }
     state->api = &api;
+    state->hostBlocks = std::make_unique<HostBlocks>(&api);
     state->device = dev;
     state->ctx = ctx;
     state->generation = DeviceRegistry::generation[d].load();
@@ -288,14 +289,10 @@ RuntimeState::~RuntimeState() {
   //    (or dropped when abandoned or lost).
   pool.reset();
   // Pinned host blocks: no HostMemory is left (each holds the state), so every block
-  // is in hostFree; freed on the reclaim thread (cuMemFreeHost waits for kernels).
-  {
-    std::lock_guard lock(hostBlocksMutex);
-    for (auto &[bytes, a] : hostFree)
-      reclaim([api = api, p = reinterpret_cast<void *>(a)] { api->cuMemFreeHost(p); });
-    hostFree.clear();
-    hostBlocks.clear();
-  }
+  // is released; freed on the reclaim thread (cuMemFreeHost waits for kernels), which
+  // runs in a quiet section, after every transfer.
+  if (hostBlocks)
+    hostBlocks->drain([this](void *p) { reclaim([api = api, p] { api->cuMemFreeHost(p); }); });
   modules.clear();
   backend.reset();
   // 4. Nothing is waited for: the queued unloads and frees run on the process-wide
@@ -395,18 +392,10 @@ Result<HostMemory> Runtime::allocateHost(size_t bytes) {
   // cuMemFreeHost waits for them, so it runs on the reclaim thread. (Registering
   // aligned_alloc memory with cuMemHostRegister was tried: on the H200 it blocked
   // for seconds while another thread's driver call waited for a running kernel.)
-  {
-    // A released block of the runtime's own is reused, zeroed (no residue of the
-    // tenant that had it).
-    std::lock_guard lock(state_->hostBlocksMutex);
-    auto it = state_->hostFree.lower_bound(bytes);
-    if (it != state_->hostFree.end()) {
-      void *reused = reinterpret_cast<void *>(it->second);
-      state_->hostFree.erase(it);
-      std::memset(reused, 0, state_->hostBlocks[reinterpret_cast<uintptr_t>(reused)]);
-      return HostMemory(state_, reused, bytes);
-    }
-  }
+  // A released block of the runtime's own is reused, zeroed (no residue of the
+  // tenant that had it), once no transfer that named it can still run.
+  if (void *reused = state_->hostBlocks->reuse(bytes))
+    return HostMemory(state_, reused, bytes);
   void *p = nullptr;
   if (CUresult r = state_->api->cuMemAllocHost(&p, bytes); r != CUDA_SUCCESS) {
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
@@ -415,10 +404,7 @@ Result<HostMemory> Runtime::allocateHost(size_t bytes) {
                    cuda::describe(*state_->api, r));
     return state_->fail(r, fmt::format("page-locking {} bytes of host memory", bytes));
   }
-  {
-    std::lock_guard lock(state_->hostBlocksMutex);
-    state_->hostBlocks[reinterpret_cast<uintptr_t>(p)] = bytes;
-  }
+  state_->hostBlocks->add(p, bytes);
   return HostMemory(state_, p, bytes);
 }
 
@@ -488,14 +474,11 @@ HostMemory &HostMemory::operator=(HostMemory &&other) noexcept {
 HostMemory::~HostMemory() { reset(); }
 
 void HostMemory::reset() noexcept {
-  // Kept for reuse (RuntimeState::hostFree), zeroed when handed out again; freed on
-  // the reclaim thread when the runtime goes (never if it is lost or abandoned: a
-  // transfer may still target it).
-  if (data_ && state_) {
-    std::lock_guard lock(state_->hostBlocksMutex);
-    auto a = reinterpret_cast<uintptr_t>(data_);
-    state_->hostFree.emplace(state_->hostBlocks[a], a);
-  }
+  // Kept for reuse (HostBlocks), zeroed when handed out again once its transfers
+  // have ended; freed on the reclaim thread when the runtime goes (never if it is
+  // lost or abandoned: a transfer may still target it).
+  if (data_ && state_ && state_->hostBlocks)
+    state_->hostBlocks->release(data_);
   data_ = nullptr;
   size_ = 0;
   state_.reset();

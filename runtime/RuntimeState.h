@@ -6,6 +6,7 @@
 #include "Deadline.h"
 #include "ControlBlocks.h"
 #include "DeviceActivity.h"
+#include "HostBlocks.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
 #include "Worker.h"
@@ -63,25 +64,9 @@ private:
 
 struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   RuntimeOptions options;
-  /// The page-locked blocks allocateHost handed out (start -> bytes): a copy from or
-  /// to one of them is asynchronous. Kept here rather than asked of the driver
-  /// (cuPointerGetAttribute), so the answer never depends on driver state.
-  std::mutex hostBlocksMutex;
-  std::map<uintptr_t, size_t> hostBlocks;
-  /// Released blocks (bytes -> start), reused by allocateHost and freed only when the
-  /// runtime goes: on the H200 a cuMemFreeHost waiting for a running kernel on one
-  /// thread made cuMemAllocHost on another wait too, so nothing frees pinned memory
-  /// while tenants run.
-  std::multimap<size_t, uintptr_t> hostFree;
-  bool isHostBlock(const void *p, size_t bytes) {
-    const auto a = reinterpret_cast<uintptr_t>(p);
-    std::lock_guard lock(hostBlocksMutex);
-    auto it = hostBlocks.upper_bound(a);
-    if (it == hostBlocks.begin())
-      return false;
-    --it;
-    return a - it->first <= it->second && bytes <= it->second - (a - it->first);
-  }
+  /// The page-locked blocks allocateHost handed out, and those released for reuse
+  /// once their transfers have ended (HostBlocks.h). Null for a compile-only runtime.
+  std::unique_ptr<HostBlocks> hostBlocks;
   DeviceInfo info;
   const cuda::DriverApi *api = nullptr; // null for a compile-only runtime
   CUdevice device = 0;

@@ -146,6 +146,44 @@ TEST(HostStall, HugeTimeoutsSaturate) {
   EXPECT_FALSE((*p)->wedged());
 }
 
+// Review R3-F3: a released pinned block is not handed out again while a copy into
+// it may still run (here behind a ~200 ms spin); once it has ended, it is reused,
+// zeroed.
+TEST(HostStall, APinnedBlockIsNotReusedWhileACopyIntoItMayRun) {
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  ASSERT_TRUE(spin);
+  auto p = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = std::chrono::seconds(30)});
+  ASSERT_TRUE(p) << p.error().describe();
+  auto flag = (*p)->allocate(4), result = (*p)->allocate(4096);
+  ASSERT_TRUE(flag && result);
+  ASSERT_TRUE((*p)->fill(*flag, 0, 4, 0));
+  ASSERT_TRUE((*p)->fill(*result, 0, 4096, 0xab));
+  auto first = (*rt)->allocateHost(4096);
+  ASSERT_TRUE(first) << first.error().describe();
+  void *block = first->data();
+  ASSERT_TRUE((*p)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, 400'000'000ull, *result));
+  ASSERT_TRUE((*p)->copyToHostAsync(block, *result, 0, 4096));
+  *first = HostMemory(); // released while the copy is queued behind the spin
+  auto next = (*rt)->allocateHost(4096);
+  ASSERT_TRUE(next) << next.error().describe();
+  auto idle = (*p)->idle();
+  ASSERT_TRUE(idle);
+  ASSERT_FALSE(*idle) << "the spin ended before the check: the test measured nothing";
+  EXPECT_NE(next->data(), block) << "a block was reused while a copy into it was queued";
+  ASSERT_TRUE((*p)->synchronize());
+  auto later = (*rt)->allocateHost(4096);
+  ASSERT_TRUE(later) << later.error().describe();
+  EXPECT_EQ(later->data(), block) << "a block whose copies have ended was not reused";
+  const auto *bytes = static_cast<const unsigned char *>(later->data());
+  EXPECT_TRUE(std::all_of(bytes, bytes + 4096, [](unsigned char c) { return c == 0; }))
+      << "a reused block kept the previous owner's data";
+}
+
 TEST(HostStallTimingSensitive, CopiesRecheckAfterWaiting) {
   // A synchronous (pageable) copy waits for the pipeline's earlier work with the lock
   // released. Meanwhile another thread of the tenant frees the buffer, or keeps

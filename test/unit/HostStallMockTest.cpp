@@ -507,3 +507,42 @@ TEST_F(HostStallMock, LiveBuffersAreCappedPerPipeline) {
   for (int i = 0; i < 100; ++i)
     ASSERT_TRUE((*q)->allocate(256));
 }
+
+// Review R3-F3: a released pinned block is not handed to the next caller while a
+// transfer that named it may still run (here: a copy to the host queued behind a
+// held kernel), or the next owner would read what the previous owner's copy writes
+// into it. Once the transfer has ended the block is reused (the pool still works).
+TEST_F(HostStallMock, APinnedBlockIsNotReusedWhileATransferMayRun) {
+  auto created = Runtime::create();
+  ASSERT_TRUE(created) << created.error().describe();
+  std::unique_ptr<Runtime> rt = std::move(*created);
+  auto app = rt->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(vadd);
+  auto a = rt->createPipeline({.arenaBytes = 1 << 20, .timeout = 60000ms, .name = "owner"});
+  ASSERT_TRUE(a) << a.error().describe();
+  auto x = (*a)->allocate(4096), y = (*a)->allocate(4096);
+  ASSERT_TRUE(x && y);
+  ASSERT_TRUE((*a)->fill(*x, 0, 4096, 0));
+
+  auto first = rt->allocateHost(4096);
+  ASSERT_TRUE(first) << first.error().describe();
+  void *block = first->data();
+  mock.hold(1);
+  ASSERT_TRUE((*a)->launch(*vadd, {Dim3(1), Dim3(16)}, *x, *x, *y, 16));
+  ASSERT_TRUE((*a)->copyToHostAsync(block, *y, 0, 4096)); // queued behind the kernel
+  *first = HostMemory(); // released while the copy may still run
+
+  auto next = rt->allocateHost(4096);
+  ASSERT_TRUE(next) << next.error().describe();
+  EXPECT_NE(next->data(), block) << "a block was reused while a copy into it was queued";
+
+  mock.hold(0);
+  ASSERT_TRUE((*a)->synchronize());
+  auto later = rt->allocateHost(4096);
+  ASSERT_TRUE(later) << later.error().describe();
+  EXPECT_EQ(later->data(), block) << "a block whose transfers have ended was not reused";
+  for (size_t i = 0; i < 4096; ++i)
+    ASSERT_EQ(static_cast<const unsigned char *>(later->data())[i], 0) << "not zeroed at " << i;
+}
