@@ -2,7 +2,7 @@
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
 # Steps: attacks runtime isolation preemption hoststall hostile worker modulecheck
-# compile warp-probe bench cancel memcheck
+# compile warp-probe review5-probe bench cancel memcheck
 # memcheck-preemption demo
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
@@ -31,6 +31,9 @@ for s in "$@"; do case "$s" in
   compile) TAIL=30 step compile 200 "$bundle/bin/atoll-bench" --only=compile --out "$logs/bench-compile" --time-limit 180 ;;
   # Review R3-F1: warp primitives whose lanes never meet (nvcc on the GPU host).
   warp-probe) step warp-probe 150 bash "$(dirname "$0")/../test/attacks/probes/run_warp_probe.sh" "$logs" ;;
+  # Review R5: driver calls that wait, local-memory reservation, charged-loop and
+  # zero-init drain times (raw driver API, no AToLL code).
+  review5-probe) TAIL=40 step review5-probe 300 sh "$(dirname "$0")/../test/attacks/probes/run_review5_probe.sh" "$logs" ;;
   attacks) TAIL=40 step attacks 300 "$bundle/bin/atoll-attacks" --gpu --json "$logs/attacks.json" ;;
   bench) TAIL=30 step bench 200 "$bundle/bin/atoll-bench" --quick --only=overhead,cancel --out "$logs/bench" --time-limit 180 ;;
   cancel) TAIL=30 step cancel 200 "$bundle/bin/atoll-bench" --only=cancel --out "$logs/bench-cancel" --time-limit 180 ;;
