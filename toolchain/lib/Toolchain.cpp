@@ -1,5 +1,5 @@
 // Parsing and checking tenant modules, kernel signatures, and compile(): the entry
-// points of the toolchain. Pipeline.cpp holds the IR passes, Codegen.cpp the NVPTX
+// points of the toolchain. PassPipeline.cpp holds the IR passes, Codegen.cpp the NVPTX
 // backend.
 #include "atoll/toolchain/Toolchain.h"
 #include "ToolchainInternal.h"
