@@ -6,7 +6,7 @@
 #include "compile/RemoteCompile.h"
 #include "ptx/PtxValidator.h"
 #include "cuda/ModuleCheck.h"
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "atoll/abi.h"
 

@@ -23,7 +23,7 @@
 #include <atomic>
 
 #ifdef ATOLL_BENCH_WITH_TOOLCHAIN
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"

@@ -8,7 +8,7 @@
 // the hash of the bitcode (see EmbeddedPtx.h).
 #include "EmbeddedPtx.h"
 
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"

@@ -3,7 +3,7 @@
 // assembler) runs here, in a single-use process under rlimits and seccomp.
 #include "compile/Protocol.h"
 #include "compile/WorkerEntry.h"
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "atoll/abi.h"
 #include "atoll/passes/HardeningReport.h"

@@ -17,7 +17,7 @@
 #include "atoll/runtime.h"
 
 #ifdef ATOLL_ATTACKS_HAVE_TOOLCHAIN
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"

@@ -6,7 +6,7 @@
 // runtime's check, so it can never be launched.
 #include "ModuleCache.h"
 #include "Validation.h"
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "atoll/abi.h"
 

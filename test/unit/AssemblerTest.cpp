@@ -1,8 +1,8 @@
-// PTX -> cubin (runtime/toolchain/Assembler.cpp, nvJitLink loaded with dlopen):
+// PTX -> cubin (toolchain/lib/Assembler.cpp, nvJitLink loaded with dlopen):
 // the cubin is an ELF image, compile() assembles only validated PTX, and every
 // failure is a typed CompileError carrying the assembler's log. Needs the CUDA
 // toolkit's libnvJitLink; skipped (saying why) where loadAssembler() finds none.
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "TestKernels.h"
 

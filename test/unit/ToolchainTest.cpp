@@ -1,8 +1,8 @@
 // The toolchain from bitcode/IR to PTX, without a GPU: typed parse errors, target
 // and kernel checks, signatures, libdevice + NVVMReflect, PTX text, no traps, and
 // concurrent use. Inputs are IR strings in this file, so the test needs no files.
-#include "toolchain/Toolchain.h"
-#include "toolchain/ToolchainInternal.h"
+#include "atoll/toolchain/Toolchain.h"
+#include "ToolchainInternal.h"
 #include "ptx/PtxValidator.h"
 
 #include "atoll/abi.h"

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "atoll/passes/AtollMem.h"
 #include "atoll/passes/HardeningReport.h"

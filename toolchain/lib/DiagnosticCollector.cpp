@@ -1,4 +1,4 @@
-#include "toolchain/ToolchainInternal.h"
+#include "ToolchainInternal.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"

@@ -3,7 +3,7 @@
 // (hardenModule). Both run the new pass manager with the NVPTX TargetMachine so
 // that the target's own pipeline callbacks (NVVMReflect, NVVMIntrRange, ...) and
 // its cost model apply, exactly as in clang.
-#include "toolchain/ToolchainInternal.h"
+#include "ToolchainInternal.h"
 
 #include "atoll/passes/HardeningReport.h"
 #include "atoll/passes/Registration.h"

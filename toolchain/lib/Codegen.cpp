@@ -1,5 +1,5 @@
 // The NVPTX target: one-time registration, TargetMachine creation and PTX emission.
-#include "toolchain/ToolchainInternal.h"
+#include "ToolchainInternal.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

@@ -3,7 +3,7 @@
 // which -O2 may have changed), every function definition left must be a kernel
 // hardened by atoll-mem with the hidden ABI parameters, and the emitted PTX is
 // checked by the independent validator (ptx/PtxValidator.h) against that list.
-#include "toolchain/ToolchainInternal.h"
+#include "ToolchainInternal.h"
 
 #include "atoll/abi.h"
 #include "ptx/PtxValidator.h"

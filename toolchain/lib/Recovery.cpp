@@ -1,5 +1,5 @@
 // Turning LLVM's fatal errors and crashes during a toolchain step into errors.
-#include "toolchain/ToolchainInternal.h"
+#include "ToolchainInternal.h"
 
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"

@@ -1,8 +1,8 @@
 // Parsing and checking tenant modules, kernel signatures, and compile(): the entry
-// points of the toolchain. Pipeline.cpp holds the IR passes, Codegen.cpp the NVPTX
+// points of the toolchain. PassPipeline.cpp holds the IR passes, Codegen.cpp the NVPTX
 // backend.
-#include "toolchain/Toolchain.h"
-#include "toolchain/ToolchainInternal.h"
+#include "atoll/toolchain/Toolchain.h"
+#include "ToolchainInternal.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Constants.h"

@@ -6,8 +6,8 @@
 // error log comes back as a string. Why dlopen: nothing links against the toolkit,
 // so every AToLL binary still starts on a machine without one, and a missing
 // library is a typed error at the first assembly, not a loader failure.
-#include "toolchain/Toolchain.h"
-#include "toolchain/ToolchainInternal.h"
+#include "atoll/toolchain/Toolchain.h"
+#include "ToolchainInternal.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"

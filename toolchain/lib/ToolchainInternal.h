@@ -1,7 +1,7 @@
 // Pieces shared by the toolchain's source files; not part of its API.
 #pragma once
 
-#include "toolchain/Toolchain.h"
+#include "atoll/toolchain/Toolchain.h"
 
 #include "atoll/passes/NVPTX.h"
 
