@@ -4,7 +4,7 @@
 // PTX entry carries them as 64-bit parameters; and the runtime's launch packing puts
 // the arena base and size exactly there. Also: PTX of an unhardened module fails the
 // runtime's check, so it can never be launched.
-#include "ModuleCache.h"
+#include "ModuleValidation.h"
 #include "Validation.h"
 #include "atoll/toolchain/Toolchain.h"
 
