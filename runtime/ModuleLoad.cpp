@@ -98,7 +98,7 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
   m->unload = &unloadModule;
   // What the driver loaded, checked from the driver's side: exactly the hardened
   // kernels, each with the hidden parameters where the ABI puts them.
-  if (Status s = cuda::checkLoadedModule(*api, mod, m->kernels); !s) {
+  if (Status s = cuda::checkLoadedModule(*quiet, *api, mod, m->kernels); !s) {
     if (s.error().code() == ErrorCode::ContextLost)
       markLost();
     return std::move(s).error();
