@@ -66,21 +66,6 @@ const KernelInfo &Kernel::info() const { return app_->kernels()[index_]; }
 namespace detail {
 namespace {
 
-ParamInfo toParamInfo(const toolchain::KernelParam &p) {
-  ParamInfo out;
-  switch (p.kind) {
-  case toolchain::KernelParam::Kind::Pointer: out.kind = ParamKind::Pointer; break;
-  case toolchain::KernelParam::Kind::Scalar: out.kind = ParamKind::Scalar; break;
-  case toolchain::KernelParam::Kind::ByVal: out.kind = ParamKind::ByVal; break;
-  }
-  out.size = p.size;
-  out.align = p.align;
-  out.isFloat = p.isFloat;
-  out.isSigned = p.isSigned;
-  out.type = p.type;
-  return out;
-}
-
 PendingApplication readyWith(Result<std::shared_ptr<Application>> r) {
   auto slot = std::make_shared<LoadSlot>();
   slot->set(std::move(r));
@@ -177,13 +162,7 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
     CompiledEntry fresh;
     fresh.ptx = std::move(compiled->ptx);
     fresh.cubin = std::move(compiled->cubin);
-    for (const toolchain::KernelSignature &sig : compiled->kernels) {
-      KernelInfo k;
-      k.name = sig.name;
-      for (const toolchain::KernelParam &p : sig.params)
-        k.params.push_back(toParamInfo(p));
-      fresh.kernels.push_back(std::move(k));
-    }
+    fresh.kernels = std::move(compiled->kernels);
     if (Status s = validatePtx(fresh); !s)
       return readyWith(named(std::move(s).error()));
     if (disk)
