@@ -4,7 +4,7 @@
 // renamed or replaced path does not matter); files are opened O_NOFOLLOW and must be
 // regular files of ours; new files get a random name, O_EXCL; and every entry
 // carries a keyed BLAKE3 MAC with a key only the service holds.
-#include "RuntimeState.h"
+#include "DiskCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BLAKE3.h"

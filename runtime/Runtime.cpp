@@ -1,5 +1,7 @@
 // Runtime creation and teardown (driver, device, primary context, limits, budget),
 // context-loss bookkeeping, and the thin public Runtime / HostMemory classes.
+#include "CacheKey.h"
+#include "ModuleLoad.h"
 #include "RuntimeState.h"
 #include "compile/RemoteCompile.h"
 

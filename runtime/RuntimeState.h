@@ -3,9 +3,13 @@
 #pragma once
 
 #include "ArenaPool.h"
+#include "CompiledEntry.h"
 #include "Deadline.h"
 #include "ControlBlocks.h"
+#include "CudaArenaBackend.h"
 #include "DeviceActivity.h"
+#include "DeviceRegistry.h"
+#include "DiskCache.h"
 #include "HostBlocks.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
@@ -28,39 +32,6 @@
 #include <string>
 
 namespace Atoll::detail {
-
-/// Per device ordinal, process-wide: the generation of its primary context (bumped
-/// by every cuDevicePrimaryCtxReset) and whether it is known to be lost. A
-/// RuntimeState of an older generation must never touch the driver again: its
-/// handles are dead and could alias new ones.
-struct DeviceRegistry {
-  static constexpr int kMaxDevices = 64;
-  static std::atomic<uint64_t> generation[kMaxDevices];
-  static std::atomic<bool> lost[kMaxDevices];
-  static std::mutex mutex; // serialises retain/reset/release decisions
-};
-
-/// The result of a queued module load (PendingApplication).
-struct LoadSlot {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::optional<Result<std::shared_ptr<Application>>> result;
-  std::string what; // "application 'name'"
-  void set(Result<std::shared_ptr<Application>> r);
-};
-
-class CudaArenaBackend final : public ArenaBackend {
-public:
-  explicit CudaArenaBackend(RuntimeState &state) : state_(state) {}
-  Result<Arena> allocate(const ArenaSpec &spec) override;
-  void destroy(Arena &arena) noexcept override;
-  bool workDone(const Arena &arena) noexcept override;
-  bool usable() noexcept override;
-
-private:
-  RuntimeState &state_;
-  std::atomic<uint64_t> serial_{0};
-};
 
 struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   RuntimeOptions options;

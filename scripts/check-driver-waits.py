@@ -8,10 +8,11 @@ context appear only where the design puts them.
   quiet sections (runtime/DeviceActivity.h: no kernel runs, launches held);
 - cuDevicePrimaryCtxRelease (the last release destroys the context): the same, or
   right after cuDevicePrimaryCtxReset (a reset context runs nothing);
-- cuModuleLoadData* and cuModuleGetFunction (where a lazy load happens): only in
-  RuntimeState::loadModule (the loader thread), after its `waitQuiet(`; the
-  driver-side module check (cuda/ModuleCheck.cpp) makes them on its behalf, so
-  `checkLoadedModule(` takes the same rule;
+- cuModuleLoadData* and cuModuleGetFunction (where a lazy load happens): only while
+  the function holds a quiet section: in RuntimeState::loadModule (the loader
+  thread) after its `waitQuiet(`, or in a function that takes the section as a
+  parameter (`QuietSection` in its signature: only a holder can call it, e.g. the
+  driver-side module check, cuda/ModuleCheck.cpp);
 - cuLaunchKernel: only while a DeviceActivity::LaunchPass is held (within a few
   lines after it), so that no kernel starts during a quiet section;
 - cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, cuCtxDestroy,
@@ -25,10 +26,12 @@ import pathlib
 import re
 import sys
 
-CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(|\b(checkLoadedModule)\s*\(")
-# Files whose loads are made for RuntimeState::loadModule, which calls them in its
-# quiet section (checked at the call site of checkLoadedModule).
-LOAD_HELPERS = {"ModuleCheck.cpp"}
+CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(")
+# A top-level function definition starts at column 0: "<type> <name>(" (not a
+# statement, a declaration of a type or a preprocessor line).
+FUNCTION = re.compile(r"^(?!(?:return|if|for|while|switch|namespace|struct|class|using|"
+                      r"template|typedef|static_assert)\b)(?:[\w:<>,*&~]+\s+)*?[*&]*"
+                      r"(~?[A-Za-z_][\w:~]*)\s*\(")
 RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"}
 LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary",
          "cuModuleGetFunction"}
@@ -42,15 +45,22 @@ def violations(name, text):
     out = []
     function = ""
     quiet = False  # waitQuiet( seen in the current function
+    takes_quiet = False  # the current function takes a QuietSection parameter
     for i, line in enumerate(lines):
-        m = re.match(r"^[\w:<>,\s*&]*?\b(\w+::\w+)\s*\(", line)
-        if m and not line.startswith((" ", "\t")):
+        m = FUNCTION.match(line)
+        if m:
             function = m.group(1)
             quiet = False
+            params = ""  # the parameter list, up to the body's opening brace
+            for k, rest in enumerate(lines[i:i + 8]):
+                params += (rest[m.end():] if k == 0 else rest).split("//")[0]
+                if "{" in rest or rest.rstrip().endswith(";"):
+                    break
+            takes_quiet = "QuietSection" in params
         if "waitQuiet(" in line:
             quiet = True
-        for call in (a or b for a, b in CALL.findall(line)):
-            if line.lstrip().startswith(("Status checkLoadedModule", "//")):
+        for call in CALL.findall(line):
+            if line.lstrip().startswith("//"):
                 continue
             where = f"{name}:{i + 1}: {call}"
             sync_copy = call.startswith(("cuMemcpy", "cuMemset")) and not call.endswith("Async")
@@ -66,12 +76,13 @@ def violations(name, text):
                 if not any("reclaim(" in w or "cuDevicePrimaryCtxReset" in w for w in window):
                     out.append(f"{where} may destroy the context, which waits for running "
                                "kernels: only on the reclaimer or after a reset")
-            elif call in LOADS and pathlib.Path(name).name in LOAD_HELPERS:
-                continue
-            elif (call in LOADS or call == "checkLoadedModule") and function != "RuntimeState::loadModule":
+            elif call in LOADS and takes_quiet:
+                continue  # the caller holds the quiet section it passes
+            elif call in LOADS and function != "RuntimeState::loadModule":
                 out.append(f"{where} waits for running kernels: only in "
-                           "RuntimeState::loadModule (the loader thread)")
-            elif (call in LOADS or call == "checkLoadedModule") and not quiet:
+                           "RuntimeState::loadModule (the loader thread) or in a function "
+                           "that takes its QuietSection")
+            elif call in LOADS and not quiet:
                 out.append(f"{where} waits for running kernels: only after waitQuiet( "
                            "(a quiet section)")
             elif call == "cuLaunchKernel":
@@ -108,6 +119,13 @@ RuntimeState::~RuntimeState() {
   api->cuCtxDestroy(c);
   api.cuMemcpyDtoH(h, d, 4);
 }
+Status checkLoadedModule(const DriverApi &api, CUmodule module,
+                         const std::vector<KernelInfo> &kernels) {
+  api.cuModuleGetFunction(&f, module, "k");
+}
+std::optional<DeviceActivity::QuietSection> DeviceActivity::tryQuiet(int g) {
+  api.cuModuleGetFunction(&f, module, "k");
+}
 """
     good = """void g() {
   state->reclaim([api] {
@@ -130,11 +148,16 @@ RuntimeState::~RuntimeState() {
   api->cuDevicePrimaryCtxReset(device);
   api->cuDevicePrimaryCtxRelease(device);
 }
+Status checkLoadedModule(const DeviceActivity::QuietSection &, const DriverApi &api,
+                         CUmodule module, const std::vector<KernelInfo> &kernels) {
+  api.cuModuleGetFunction(&f, module, "k");
+}
 """
     found = violations("bad.cpp", bad)
     expected = ["cuMemFree", "cuModuleLoadDataEx", "cuMemFreeHost", "cuStreamSynchronize",
                 "cuLibraryUnload", "cuModuleLoadDataEx", "cuLaunchKernel",
-                "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH"]
+                "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH", "cuModuleGetFunction",
+                "cuModuleGetFunction"]
     ok = len(found) == len(expected) and all(e in f for e, f in zip(expected, found))
     ok = ok and violations("good.cpp", good) == []
     print("self-test", "passed" if ok else f"FAILED: {found}")

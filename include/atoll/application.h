@@ -12,6 +12,7 @@
 
 #include "atoll/clamping.h"
 #include "atoll/error.h"
+#include "atoll/kernel_info.h"
 
 #include <chrono>
 #include <cstdint>
@@ -31,28 +32,6 @@ class Application;
 
 /// "mask-based" / "modulo-based" (the values of ATOLL_MODE_MASK / ATOLL_MODE_MODULO).
 std::string_view to_string(Clamping mode) noexcept;
-
-enum class ParamKind : uint8_t { Pointer, Scalar, ByVal };
-
-/// One tenant-visible kernel parameter (the hidden ABI parameters are not listed).
-struct ParamInfo {
-  ParamKind kind = ParamKind::Scalar;
-  uint32_t size = 0;  // bytes the host passes (8 for pointers)
-  uint32_t align = 1;
-  bool isFloat = false;
-  bool isSigned = false;
-  std::string type;   // IR type name: "ptr", "i32", "float", "%struct.S", ...
-};
-
-struct KernelInfo {
-  std::string name;
-  std::vector<ParamInfo> params;
-  // From the loaded function (0 when the application is not loaded on a device).
-  uint32_t maxThreadsPerBlock = 0;
-  uint32_t staticSharedBytes = 0;
-  uint32_t localBytesPerThread = 0;
-  uint32_t registers = 0;
-};
 
 struct AppOptions {
   Clamping clamping = Clamping::MaskBased;

@@ -3,7 +3,7 @@
 // a cubin in another worker. Everything a worker returns is untrusted data.
 #pragma once
 
-#include "ModuleCache.h"
+#include "CompiledEntry.h"
 #include "compile/CompilePool.h"
 
 #include "atoll/runtime.h"

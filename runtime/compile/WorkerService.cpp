@@ -59,21 +59,6 @@ exit:
 [[noreturn]] void outOfMemory() { ::_exit(ATOLL_WORKER_EXIT_RESOURCES); }
 void llvmBadAlloc(void *, const char *, bool) { outOfMemory(); }
 
-Atoll::ParamInfo toParam(const tc::KernelParam &p) {
-  Atoll::ParamInfo out;
-  switch (p.kind) {
-  case tc::KernelParam::Kind::Pointer: out.kind = Atoll::ParamKind::Pointer; break;
-  case tc::KernelParam::Kind::Scalar: out.kind = Atoll::ParamKind::Scalar; break;
-  case tc::KernelParam::Kind::ByVal: out.kind = Atoll::ParamKind::ByVal; break;
-  }
-  out.size = p.size;
-  out.align = p.align;
-  out.isFloat = p.isFloat;
-  out.isSigned = p.isSigned;
-  out.type = p.type;
-  return out;
-}
-
 Failed toFailed(llvm::Error err) {
   Failed out{FailureKind::CompileError, "compilation failed", {}};
   llvm::handleAllErrors(
@@ -128,13 +113,7 @@ Response compile(const CompileJob &job) {
     return toFailed(compiled.takeError());
   Compiled out;
   out.ptx = std::move(compiled->ptx);
-  for (const tc::KernelSignature &sig : compiled->kernels) {
-    Atoll::KernelInfo k;
-    k.name = sig.name;
-    for (const tc::KernelParam &p : sig.params)
-      k.params.push_back(toParam(p));
-    out.kernels.push_back(std::move(k));
-  }
+  out.kernels = std::move(compiled->kernels);
   if (job.wantReport) {
     llvm::raw_string_ostream os(out.report);
     report.printJSON(os);

@@ -34,8 +34,8 @@ std::vector<ParamSlot> expectedParamLayout(const KernelInfo &kernel) {
   return out;
 }
 
-Status checkLoadedModule(const DriverApi &api, CUmodule module,
-                         const std::vector<KernelInfo> &kernels) {
+Status checkLoadedModule(const detail::DeviceActivity::QuietSection &, const DriverApi &api,
+                         CUmodule module, const std::vector<KernelInfo> &kernels) {
   auto refused = [](std::string what) {
     return Error(ErrorCode::Refused,
                  fmt::format("refused by the driver-side module check: {}", what),

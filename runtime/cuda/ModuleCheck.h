@@ -3,6 +3,7 @@
 // validator checks what LLVM emitted; this checks what the GPU will run.
 #pragma once
 
+#include "DeviceActivity.h"
 #include "cuda/DriverApi.h"
 
 #include "atoll/application.h"
@@ -30,8 +31,11 @@ std::vector<ParamSlot> expectedParamLayout(const KernelInfo &kernel);
 /// and each kernel's parameters (cuFuncGetParamInfo: count, offsets, sizes) are
 /// expectedParamLayout(). A violation is Refused naming the function and the
 /// parameter; a failing query is a DriverError (or ContextLost). The caller
-/// unloads the module on failure.
-Status checkLoadedModule(const DriverApi &api, CUmodule module,
+/// unloads the module on failure. cuModuleGetFunction may load lazily, which waits
+/// for every running kernel: the caller passes the quiet section it holds (the
+/// module load's), so no caller can make these calls outside one.
+Status checkLoadedModule(const detail::DeviceActivity::QuietSection &quiet,
+                         const DriverApi &api, CUmodule module,
                          const std::vector<KernelInfo> &kernels);
 
 } // namespace Atoll::cuda

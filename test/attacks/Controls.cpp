@@ -59,6 +59,20 @@ CtlBuffer fbuf(uint64_t bytes, uint32_t seed, float lo, float hi) {
   return b;
 }
 
+/// A control's identity and launch shape; the caller adds buffers, arguments and
+/// its check.
+Control control(std::string name, std::string description, std::string kernel, Atoll::Dim3 grid,
+                Atoll::Dim3 block, std::string module = "controls") {
+  Control c;
+  c.name = std::move(name);
+  c.description = std::move(description);
+  c.module = std::move(module);
+  c.kernel = std::move(kernel);
+  c.grid = grid;
+  c.block = block;
+  return c;
+}
+
 std::vector<Control> buildControls() {
   using I = CtlBuffer::Init;
   std::vector<Control> v;
@@ -66,13 +80,8 @@ std::vector<Control> buildControls() {
 
   {
     const uint32_t n = 65536;
-    Control c;
-    c.name = "ctl_vadd_u32";
-    c.description = "c = a + b (u32), also the victim's health check";
-    c.module = "controls";
-    c.kernel = "vadd_u32";
-    c.grid = {n / 256};
-    c.block = {256};
+    Control c = control("ctl_vadd_u32", "c = a + b (u32), also the victim's health check",
+                        "vadd_u32", {n / 256}, {256});
     c.buffers = {buf(4 * n, I::RandomU32, 11), buf(4 * n, I::RandomU32, 12), buf(4 * n)};
     c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
     c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -86,13 +95,8 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t n = 65536;
-    Control c;
-    c.name = "ctl_vadd_f32";
-    c.description = "c = a + b (float, grid-stride), bit-exact";
-    c.module = "controls";
-    c.kernel = "vadd_f32";
-    c.grid = {64};
-    c.block = {256};
+    Control c = control("ctl_vadd_f32", "c = a + b (float, grid-stride), bit-exact",
+                        "vadd_f32", {64}, {256});
     c.buffers = {fbuf(4 * n, 21, -1.0f, 1.0f), fbuf(4 * n, 22, -1.0f, 1.0f), buf(4 * n)};
     c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
     c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -108,13 +112,9 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t n = 128;
-    Control c;
-    c.name = "ctl_matmul_tiled";
-    c.description = "128x128 int32 matrix multiply, 16x16 shared tiles and barriers";
-    c.module = "controls";
-    c.kernel = "matmul_tiled_i32";
-    c.grid = {n / 16, n / 16};
-    c.block = {16, 16};
+    Control c = control("ctl_matmul_tiled",
+                        "128x128 int32 matrix multiply, 16x16 shared tiles and barriers",
+                        "matmul_tiled_i32", {n / 16, n / 16}, {16, 16});
     c.buffers = {buf(4 * n * n, I::RandomU32, 31, 0xFF), buf(4 * n * n, I::RandomU32, 32, 0xFF),
                  buf(4 * n * n)};
     c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
@@ -134,13 +134,9 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t n = 1u << 20;
-    Control c;
-    c.name = "ctl_block_reduce";
-    c.description = "sum of 2^20 u32 (dynamic shared tree reduction + one atomicAdd per block)";
-    c.module = "controls";
-    c.kernel = "block_reduce_u32";
-    c.grid = {128};
-    c.block = {256};
+    Control c = control("ctl_block_reduce",
+                        "sum of 2^20 u32 (dynamic shared tree reduction + one atomicAdd per block)",
+                        "block_reduce_u32", {128}, {256});
     c.dynamicSharedBytes = 256 * 4;
     c.buffers = {buf(4ull * n, I::RandomU32, 41, 0xFFFF), buf(8)};
     c.args = {ctl(0), u32(n), ctl(1)};
@@ -156,13 +152,9 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t threads = 4096;
-    Control c;
-    c.name = "ctl_local_sort";
-    c.description = "per-thread insertion sort of 16 values in an in-bounds stack array";
-    c.module = "controls";
-    c.kernel = "local_sort16";
-    c.grid = {threads / 256};
-    c.block = {256};
+    Control c = control("ctl_local_sort",
+                        "per-thread insertion sort of 16 values in an in-bounds stack array",
+                        "local_sort16", {threads / 256}, {256});
     c.buffers = {buf(64ull * threads, I::RandomU32, 51), buf(64ull * threads)};
     c.args = {ctl(0), ctl(1), u32(threads)};
     c.verify = [threads](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -179,13 +171,9 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t n = 65536;
-    Control c;
-    c.name = "ctl_constant_table";
-    c.description = "__constant__ table lookups and a promoted read-only __device__ table";
-    c.module = "controls";
-    c.kernel = "constant_table";
-    c.grid = {n / 256};
-    c.block = {256};
+    Control c = control("ctl_constant_table",
+                        "__constant__ table lookups and a promoted read-only __device__ table",
+                        "constant_table", {n / 256}, {256});
     c.buffers = {buf(4 * n, I::RandomU32, 61), buf(4 * n)};
     c.args = {ctl(0), ctl(1), u32(n)};
     c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -202,13 +190,8 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t n = 16384;
-    Control c;
-    c.name = "ctl_float4";
-    c.description = "float4 loads and stores: ((x+y)+z)+w and 2v, bit-exact";
-    c.module = "controls";
-    c.kernel = "float4_sum";
-    c.grid = {n / 256};
-    c.block = {256};
+    Control c = control("ctl_float4", "float4 loads and stores: ((x+y)+z)+w and 2v, bit-exact",
+                        "float4_sum", {n / 256}, {256});
     c.buffers = {fbuf(16ull * n, 71, -100.0f, 100.0f), buf(4ull * n), buf(16ull * n)};
     c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
     c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -232,13 +215,9 @@ std::vector<Control> buildControls() {
   {
     const uint32_t n = 65536;
     Affine p{3, n, {1, 2, 3, 4}, 0x100000007ull};
-    Control c;
-    c.name = "ctl_byval_struct";
-    c.description = "a 32-byte byval struct parameter (scale, n, bias[4], u64 tag)";
-    c.module = "controls";
-    c.kernel = "byval_affine";
-    c.grid = {n / 256};
-    c.block = {256};
+    Control c = control("ctl_byval_struct",
+                        "a 32-byte byval struct parameter (scale, n, bias[4], u64 tag)",
+                        "byval_affine", {n / 256}, {256});
     c.buffers = {buf(4 * n, I::RandomU32, 81), buf(4 * n)};
     c.args = {byval(p), ctl(0), ctl(1)};
     c.verify = [n, p](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -254,13 +233,9 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t n = 16384;
-    Control c;
-    c.name = "ctl_libdevice_math";
-    c.description = "sinf, cosf, expf, logf, sqrtf, tanhf from libdevice (tolerance 1e-5)";
-    c.module = "controls_math";
-    c.kernel = "libdevice_math";
-    c.grid = {n / 256};
-    c.block = {256};
+    Control c = control("ctl_libdevice_math",
+                        "sinf, cosf, expf, logf, sqrtf, tanhf from libdevice (tolerance 1e-5)",
+                        "libdevice_math", {n / 256}, {256}, "controls_math");
     c.buffers = {fbuf(4ull * n, 91, -10.0f, 10.0f), buf(20ull * n)};
     c.args = {ctl(0), ctl(1), u32(n)};
     c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
@@ -283,14 +258,10 @@ std::vector<Control> buildControls() {
   }
   {
     const uint32_t blocks = 4;
-    Control c;
-    c.name = "ctl_shared_generic";
-    c.description = "shared memory reached through a generic pointer in a device function, "
-                    "warp shuffles";
-    c.module = "controls";
-    c.kernel = "shared_generic_helper";
-    c.grid = {blocks};
-    c.block = {32};
+    Control c = control("ctl_shared_generic",
+                        "shared memory reached through a generic pointer in a device function, "
+                        "warp shuffles",
+                        "shared_generic_helper", {blocks}, {32});
     c.buffers = {buf(4096ull * blocks, I::RandomU32, 101, 0xFFFF), buf(4096ull * blocks)};
     c.args = {ctl(0), ctl(1)};
     c.verify = [blocks](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {

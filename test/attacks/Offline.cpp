@@ -35,17 +35,6 @@
 namespace AtollAttacks {
 namespace {
 
-struct ParamDesc {
-  Atoll::ParamKind kind = Atoll::ParamKind::Scalar;
-  uint32_t size = 0;
-  bool isFloat = false;
-  std::string type;
-};
-struct KernelDesc {
-  std::string name;
-  std::vector<ParamDesc> params;
-};
-
 struct CompileOutcome {
   enum class Status { Loaded, Refused, Error };
   Status status = Status::Error;
@@ -53,7 +42,7 @@ struct CompileOutcome {
   std::string message;
   std::string detail;
   std::string ptx;
-  std::vector<KernelDesc> kernels;
+  std::vector<Atoll::KernelInfo> kernels;
   double ms = 0;
   // Filled lazily for modules that must load:
   bool ptxasDone = false;
@@ -110,21 +99,7 @@ public:
     }
     out.status = CompileOutcome::Status::Loaded;
     out.ptx = std::move(r->ptx);
-    for (const tc::KernelSignature &s : r->kernels) {
-      KernelDesc k;
-      k.name = s.name;
-      for (const tc::KernelParam &p : s.params) {
-        ParamDesc d;
-        d.kind = p.kind == tc::KernelParam::Kind::Pointer ? Atoll::ParamKind::Pointer
-                 : p.kind == tc::KernelParam::Kind::ByVal ? Atoll::ParamKind::ByVal
-                                                          : Atoll::ParamKind::Scalar;
-        d.size = p.size;
-        d.isFloat = p.isFloat;
-        d.type = p.type;
-        k.params.push_back(d);
-      }
-      out.kernels.push_back(std::move(k));
-    }
+    out.kernels = std::move(r->kernels);
     return out;
   }
 
@@ -156,13 +131,7 @@ public:
     }
     out.status = CompileOutcome::Status::Loaded;
     out.ptx = (*app)->ptx();
-    for (const Atoll::KernelInfo &ki : (*app)->kernels()) {
-      KernelDesc k;
-      k.name = ki.name;
-      for (const Atoll::ParamInfo &p : ki.params)
-        k.params.push_back({p.kind, p.size, p.isFloat, p.type});
-      out.kernels.push_back(std::move(k));
-    }
+    out.kernels = (*app)->kernels();
     return out;
   }
 
@@ -171,12 +140,12 @@ private:
 };
 
 /// "" when the argument list is what the runtime's launch validation accepts.
-std::string checkArgs(const KernelDesc &k, const std::vector<ArgSpec> &args) {
+std::string checkArgs(const Atoll::KernelInfo &k, const std::vector<ArgSpec> &args) {
   if (k.params.size() != args.size())
     return "kernel '" + k.name + "' takes " + std::to_string(k.params.size()) +
            " arguments, the catalog passes " + std::to_string(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    const ParamDesc &p = k.params[i];
+    const Atoll::ParamInfo &p = k.params[i];
     const ArgSpec &a = args[i];
     auto bad = [&](const std::string &why) {
       return "kernel '" + k.name + "' argument " + std::to_string(i) + " (" + p.type +
@@ -348,8 +317,8 @@ int runOffline(const Options &o, Report &report) {
                          std::vector<std::string> &details) {
     std::string problem;
     for (const Launch &l : launches) {
-      const KernelDesc *k = nullptr;
-      for (const KernelDesc &d : r.kernels)
+      const Atoll::KernelInfo *k = nullptr;
+      for (const Atoll::KernelInfo &d : r.kernels)
         if (d.name == l.kernel)
           k = &d;
       if (!k) {

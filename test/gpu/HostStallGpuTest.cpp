@@ -7,6 +7,7 @@
 // (which slows everything) can leave them out (scripts/run-gpu.sh MEMCHECK_FILTER).
 #include "PipelineImpl.h"
 #include "RuntimeGpuUtil.h"
+#include "TimedCall.h"
 
 #include <algorithm>
 #include <atomic>
@@ -23,86 +24,19 @@
 using namespace Atoll;
 using namespace std::chrono_literals;
 using atoll_test::bitcodePath;
-using Clock = std::chrono::steady_clock;
+using atoll_test::Clock;
+using atoll_test::Detached;
+using atoll_test::msSince;
 
 namespace {
 
-double msSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-/// A call on a detached thread that every wait bounds: a std::async future would
-/// block in its destructor, and a plain join forever, if the call never returns.
-class Detached {
-  struct State {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-  };
-  std::shared_ptr<State> st_ = std::make_shared<State>();
-
-public:
-  explicit Detached(std::function<void()> fn) {
-    std::thread([st = st_, fn = std::move(fn)] {
-      fn();
-      std::lock_guard l(st->m);
-      st->done = true;
-      st->cv.notify_all();
-    }).detach();
-  }
-  bool waitFor(std::chrono::milliseconds limit) {
-    std::unique_lock l(st_->m);
-    return st_->cv.wait_for(l, limit, [&] { return st_->done; });
-  }
-};
-
-/// A call still blocked references the test's objects: the process cannot go on
-/// (nor unwind them). The failure is printed, and the exit code says so: the test
-/// runner sees a failure, never a hang.
-[[noreturn]] void giveUp(const char *what, std::chrono::milliseconds waited) {
-  std::printf("[host-stall] FAILED: %s is still blocked after %lld ms more; ending the "
-              "process\n",
-              what, static_cast<long long>(waited.count()));
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(3);
-}
-
-/// Waits (bounded) for a background call that must end; gives up if it does not.
-void finish(Detached &d, const char *what, std::chrono::milliseconds limit) {
-  if (!d.waitFor(limit)) {
-    ADD_FAILURE() << what << " did not end within " << limit.count() << " ms";
-    giveUp(what, limit);
-  }
-}
-
-/// Runs `fn` on another thread and returns how long it took (ms); fails the test if
-/// it has not returned after `limit`. Then `unblock` (if any) removes what may keep
-/// it blocked, and the call gets `limit` more to return before the process ends.
+/// The timed calls of test/support/TimedCall.h, reporting as "[host-stall]" lines.
 double timed(const char *what, std::chrono::milliseconds limit, std::function<void()> fn,
              const std::function<void()> &unblock = {}) {
-  auto start = Clock::now();
-  Detached call(std::move(fn));
-  const bool inTime = call.waitFor(limit);
-  double ms = msSince(start);
-  if (!inTime) {
-    ADD_FAILURE() << what << " did not return within " << limit.count() << " ms";
-    std::printf("[host-stall] %-58s %9s    (bound %lld ms) FAILED\n", what, "blocked",
-                static_cast<long long>(limit.count()));
-    std::fflush(stdout);
-    if (unblock)
-      unblock();
-    if (!call.waitFor(limit))
-      giveUp(what, limit);
-    std::printf("[host-stall] %-58s returned after %.1f ms, once unblocked\n", what,
-                msSince(start));
-    std::fflush(stdout);
-    return ms;
-  }
-  std::printf("[host-stall] %-58s %9.1f ms (bound %lld ms)\n", what, ms,
-              static_cast<long long>(limit.count()));
-  std::fflush(stdout);
-  return ms;
+  return atoll_test::timedCall({"host-stall", 58}, what, limit, std::move(fn), unblock, limit);
+}
+void finish(Detached &d, const char *what, std::chrono::milliseconds limit) {
+  atoll_test::finish("host-stall", d, what, limit);
 }
 
 } // namespace

@@ -4,7 +4,7 @@
 // PTX entry carries them as 64-bit parameters; and the runtime's launch packing puts
 // the arena base and size exactly there. Also: PTX of an unhardened module fails the
 // runtime's check, so it can never be launched.
-#include "ModuleCache.h"
+#include "ModuleValidation.h"
 #include "Validation.h"
 #include "atoll/toolchain/Toolchain.h"
 
@@ -53,26 +53,6 @@ std::string errorText(llvm::Error e) {
   return out;
 }
 
-std::vector<KernelInfo> infos(const std::vector<tc::KernelSignature> &sigs) {
-  std::vector<KernelInfo> out;
-  for (auto &s : sigs) {
-    KernelInfo k;
-    k.name = s.name;
-    for (auto &p : s.params) {
-      ParamInfo q;
-      q.kind = p.kind == tc::KernelParam::Kind::Pointer ? ParamKind::Pointer
-               : p.kind == tc::KernelParam::Kind::ByVal ? ParamKind::ByVal
-                                                        : ParamKind::Scalar;
-      q.size = p.size;
-      q.isFloat = p.isFloat;
-      q.type = p.type;
-      k.params.push_back(q);
-    }
-    out.push_back(k);
-  }
-  return out;
-}
-
 } // namespace
 
 TEST(Abi, DescriptorIsTheHiddenParamsInOrder) {
@@ -106,7 +86,7 @@ TEST(Abi, HardenedKernelsEndWithTheHiddenI64Params) {
     ASSERT_FALSE(errorToBool(tc::prepareModule(**m, opts)));
     llvm::Error e = tc::hardenModule(**m, opts);
     ASSERT_FALSE(!!e) << errorText(std::move(e));
-    for (const tc::KernelSignature &sig : sigs) {
+    for (const KernelInfo &sig : sigs) {
       llvm::Function *f = (*m)->getFunction(sig.name);
       ASSERT_NE(f, nullptr) << sig.name;
       const size_t n = sig.params.size();
@@ -126,7 +106,7 @@ TEST(Abi, HardenedKernelsEndWithTheHiddenI64Params) {
 TEST(Abi, PtxEntriesCarryTheHiddenParamsAndPassTheRuntimeCheck) {
   auto compiled = tc::compile(llvm::MemoryBufferRef(Kernels, "abi.ll"), {});
   ASSERT_TRUE(!!compiled) << errorText(compiled.takeError());
-  auto ks = infos(compiled->kernels);
+  const auto &ks = compiled->kernels;
   ASSERT_EQ(ks.size(), 3u);
   for (const KernelInfo &k : ks) {
     auto params = detail::ptxEntryParams(compiled->ptx, k.name);
@@ -143,7 +123,7 @@ TEST(Abi, UnhardenedPtxFailsTheRuntimeCheck) {
   opts.Harden = false; // a native baseline: exactly what must never be launched
   auto compiled = tc::compile(llvm::MemoryBufferRef(Kernels, "abi.ll"), opts);
   ASSERT_TRUE(!!compiled) << errorText(compiled.takeError());
-  Status s = detail::checkHardenedEntries(compiled->ptx, infos(compiled->kernels));
+  Status s = detail::checkHardenedEntries(compiled->ptx, compiled->kernels);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code(), ErrorCode::CompileError);
   EXPECT_NE(s.error().message().find("not hardened"), std::string::npos);
@@ -156,7 +136,7 @@ TEST(Abi, RuntimePackingMatchesTheHardenedSignature) {
   llvm::LLVMContext ctx;
   auto m = tc::parseModule(llvm::MemoryBufferRef(Kernels, "abi.ll"), ctx);
   ASSERT_TRUE(!!m);
-  auto ks = infos(tc::kernelSignatures(**m));
+  auto ks = tc::kernelSignatures(**m);
   ASSERT_FALSE(errorToBool(tc::hardenModule(**m, {})));
 
   constexpr uint64_t base = 0x7f0004000000ull, size = 64ull << 20;

@@ -9,6 +9,7 @@
 // Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
 #include "DeviceActivity.h"
 #include "PipelineImpl.h"
+#include "TimedCall.h"
 #include "atoll/atoll.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +28,9 @@
 
 using namespace Atoll;
 using namespace std::chrono_literals;
-using Clock = std::chrono::steady_clock;
+using atoll_test::Clock;
+using atoll_test::Detached;
+using atoll_test::msSince;
 
 namespace {
 
@@ -35,35 +38,6 @@ struct Mock {
   void (*hold)(int) = nullptr;
   void (*waiting)(int) = nullptr;
   unsigned long (*waited)() = nullptr;
-};
-
-double msSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-/// A call on a detached thread that every wait bounds (a blocked call must fail the
-/// test, not hang it).
-class Detached {
-  struct State {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-  };
-  std::shared_ptr<State> st_ = std::make_shared<State>();
-
-public:
-  explicit Detached(std::function<void()> fn) {
-    std::thread([st = st_, fn = std::move(fn)] {
-      fn();
-      std::lock_guard l(st->m);
-      st->done = true;
-      st->cv.notify_all();
-    }).detach();
-  }
-  bool waitFor(std::chrono::milliseconds limit) {
-    std::unique_lock l(st_->m);
-    return st_->cv.wait_for(l, limit, [&] { return st_->done; });
-  }
 };
 
 /// Evicts unreferenced modules until `n` went (the loader thread drops its reference
@@ -110,25 +84,8 @@ protected:
   /// test fails, the held kernels end (which unblocks whatever waited for them) and
   /// the call gets 5 s more before the process ends: a failure, never a hang.
   double timed(const char *what, std::chrono::milliseconds limit, std::function<void()> fn) {
-    auto start = Clock::now();
-    Detached call(std::move(fn));
-    if (call.waitFor(limit)) {
-      double ms = msSince(start);
-      std::printf("[host-stall-mock] %-52s %8.1f ms (bound %lld ms)\n", what, ms,
-                  static_cast<long long>(limit.count()));
-      return ms;
-    }
-    ADD_FAILURE() << what << " did not return within " << limit.count() << " ms";
-    std::printf("[host-stall-mock] %-52s  blocked (bound %lld ms) FAILED\n", what,
-                static_cast<long long>(limit.count()));
-    std::fflush(stdout);
-    mock.hold(0);
-    if (!call.waitFor(5000ms)) {
-      std::printf("[host-stall-mock] FAILED: %s still blocked once the kernels ended\n", what);
-      std::fflush(stdout);
-      std::_Exit(3);
-    }
-    return msSince(start);
+    return atoll_test::timedCall({"host-stall-mock", 52}, what, limit, std::move(fn),
+                                 [this] { mock.hold(0); }, 5000ms);
   }
   Mock mock;
 };

@@ -2,7 +2,10 @@
 // change of bytes or options), the on-disk entry format (round trip, corruption and
 // truncation detection), atomic disk writes in a temp directory, the PTX check for
 // the hidden parameters, and the in-memory LRU.
+#include "CacheKey.h"
+#include "DiskCache.h"
 #include "ModuleCache.h"
+#include "ModuleValidation.h"
 
 #include "atoll/abi.h"
 

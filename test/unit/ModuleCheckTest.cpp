@@ -4,7 +4,7 @@
 // is checked against what ptxas actually wrote, and it can report the faults a
 // tampered module would show (an extra function, a wrong parameter size, ...).
 // Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
-#include "ModuleCache.h"
+#include "DiskCache.h"
 #include "cuda/ModuleCheck.h"
 
 #include "atoll/abi.h"

@@ -3,7 +3,7 @@
 // like the real one. Inputs are IR strings in this file.
 #include "atoll/atoll.h"
 
-#include "ModuleCache.h"
+#include "DiskCache.h"
 #include "TestKernels.h"
 
 #include <gtest/gtest.h>

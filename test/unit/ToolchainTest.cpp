@@ -25,6 +25,9 @@
 
 using namespace llvm;
 using namespace Atoll::toolchain;
+using Atoll::KernelInfo;
+using Atoll::ParamInfo;
+using Atoll::ParamKind;
 
 namespace {
 
@@ -213,10 +216,10 @@ define ptx_kernel void @k(ptr %p, ptr addrspace(1) %g, i32 signext %i, i8 zeroex
   ASSERT_TRUE(!!M) << toString(M.takeError());
   auto Sigs = kernelSignatures(**M);
   ASSERT_EQ(Sigs.size(), 1u);
-  const KernelSignature &S = Sigs[0];
+  const KernelInfo &S = Sigs[0];
   EXPECT_EQ(S.name, "k");
   ASSERT_EQ(S.params.size(), 10u);
-  using K = KernelParam::Kind;
+  using K = ParamKind;
   struct Want {
     K Kind;
     uint32_t Size, Align;
@@ -236,7 +239,7 @@ define ptx_kernel void @k(ptr %p, ptr addrspace(1) %g, i32 signext %i, i8 zeroex
   };
   for (size_t I = 0; I < std::size(W); ++I) {
     SCOPED_TRACE("param " + std::to_string(I));
-    const KernelParam &P = S.params[I];
+    const ParamInfo &P = S.params[I];
     EXPECT_EQ(P.kind, W[I].Kind);
     EXPECT_EQ(P.size, W[I].Size);
     EXPECT_EQ(P.align, W[I].Align);
@@ -782,7 +785,7 @@ namespace {
 Atoll::ptx::Expectation expectationOf(const CompiledModule &C) {
   Atoll::ptx::Expectation E;
   E.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
-  for (const KernelSignature &S : C.kernels)
+  for (const KernelInfo &S : C.kernels)
     E.entries.push_back({S.name, uint32_t(S.params.size())});
   return E;
 }

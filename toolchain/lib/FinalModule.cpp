@@ -20,11 +20,11 @@ namespace Atoll::toolchain {
 
 using namespace detail;
 
-Expected<std::vector<KernelSignature>> finalKernelSignatures(const Module &M, bool Hardened) {
-  std::vector<KernelSignature> All = kernelSignatures(M);
+Expected<std::vector<KernelInfo>> finalKernelSignatures(const Module &M, bool Hardened) {
+  std::vector<KernelInfo> All = kernelSignatures(M);
   if (!Hardened)
     return All;
-  std::vector<KernelSignature> Out;
+  std::vector<KernelInfo> Out;
   for (const Function &F : M.functions()) {
     if (F.isDeclaration())
       continue;
@@ -47,8 +47,8 @@ Expected<std::vector<KernelSignature>> finalKernelSignatures(const Module &M, bo
                          "kernel '" + F.getName() + "': hidden parameter " +
                              Twine(I - (N - ATOLL_HIDDEN_PARAM_COUNT)) +
                              " is not 64-bit (i64 or a pointer)");
-    auto It = find_if(All, [&](const KernelSignature &S) { return S.name == F.getName(); });
-    KernelSignature S = std::move(*It);
+    auto It = find_if(All, [&](const KernelInfo &S) { return S.name == F.getName(); });
+    KernelInfo S = std::move(*It);
     S.params.resize(N - ATOLL_HIDDEN_PARAM_COUNT);
     Out.push_back(std::move(S));
   }
@@ -60,10 +60,10 @@ Expected<std::vector<KernelSignature>> finalKernelSignatures(const Module &M, bo
 }
 
 Error validateEmittedPTX(StringRef PTX, const Module &M,
-                         const std::vector<KernelSignature> &Kernels) {
+                         const std::vector<KernelInfo> &Kernels) {
   ptx::Expectation Exp;
   Exp.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
-  for (const KernelSignature &S : Kernels)
+  for (const KernelInfo &S : Kernels)
     Exp.entries.push_back({S.name, uint32_t(S.params.size())});
   std::vector<ptx::ExpectedGlobal> Globals;
   for (const GlobalVariable &GV : M.globals()) {

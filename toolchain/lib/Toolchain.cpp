@@ -70,11 +70,11 @@ std::string typeName(const Type *T) {
   return S;
 }
 
-KernelParam paramOf(const Argument &A, const DataLayout &DL) {
-  KernelParam P;
+ParamInfo paramOf(const Argument &A, const DataLayout &DL) {
+  ParamInfo P;
   Type *T = A.getType();
   if (Type *ByVal = A.getParamByValType()) {
-    P.kind = KernelParam::Kind::ByVal;
+    P.kind = ParamKind::ByVal;
     P.size = DL.getTypeAllocSize(ByVal);
     P.align = A.getParamAlign().value_or(DL.getABITypeAlign(ByVal)).value();
     P.type = typeName(ByVal);
@@ -82,7 +82,7 @@ KernelParam paramOf(const Argument &A, const DataLayout &DL) {
   }
   P.type = typeName(T);
   if (T->isPointerTy()) {
-    P.kind = KernelParam::Kind::Pointer;
+    P.kind = ParamKind::Pointer;
     P.size = 8;
     P.align = 8;
     return P;
@@ -90,12 +90,12 @@ KernelParam paramOf(const Argument &A, const DataLayout &DL) {
   if (T->isAggregateType()) {
     // An aggregate passed directly (not produced by clang, possible in hand-written
     // IR): the host passes its bytes like a byval struct.
-    P.kind = KernelParam::Kind::ByVal;
+    P.kind = ParamKind::ByVal;
     P.size = DL.getTypeAllocSize(T);
     P.align = DL.getABITypeAlign(T).value();
     return P;
   }
-  P.kind = KernelParam::Kind::Scalar;
+  P.kind = ParamKind::Scalar;
   // The PTX .param is the allocation size (<3 x i32>: .b8 [16], <3 x half>: [8]);
   // the runtime must pack (zero-padded) that many bytes, not the store size.
   P.size = DL.getTypeAllocSize(T);
@@ -180,13 +180,13 @@ Expected<std::unique_ptr<Module>> parseModule(MemoryBufferRef Input, LLVMContext
   return M;
 }
 
-std::vector<KernelSignature> kernelSignatures(const Module &M) {
-  std::vector<KernelSignature> Sigs;
+std::vector<KernelInfo> kernelSignatures(const Module &M) {
+  std::vector<KernelInfo> Sigs;
   const DataLayout &DL = M.getDataLayout();
   for (const Function &F : M.functions()) {
     if (F.isDeclaration() || !isKernel(F))
       continue;
-    KernelSignature S;
+    KernelInfo S;
     S.name = F.getName().str();
     for (const Argument &A : F.args())
       S.params.push_back(paramOf(A, DL));

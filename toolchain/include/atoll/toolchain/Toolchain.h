@@ -4,6 +4,7 @@
 // functions, so what atoll-harden --emit=ptx shows is what the runtime loads.
 #pragma once
 
+#include "atoll/kernel_info.h"
 #include "atoll/passes/AtollMem.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -66,21 +67,8 @@ struct CompileOptions {
   HardeningReport *Report = nullptr; // optional: per-access records of the passes
 };
 
-/// One tenant-visible kernel parameter (the hidden ABI parameters are not listed).
-struct KernelParam {
-  enum class Kind { Pointer, Scalar, ByVal };
-  Kind kind = Kind::Scalar;
-  uint32_t size = 0;   // bytes the host passes (8 for pointers)
-  uint32_t align = 1;
-  std::string type;    // IR type name: "ptr", "i32", "float", "%struct.S", ...
-  bool isFloat = false;
-  bool isSigned = false; // from signext/zeroext where present
-};
-
-struct KernelSignature {
-  std::string name;
-  std::vector<KernelParam> params;
-};
+// Kernel signatures are Atoll::KernelInfo / Atoll::ParamInfo (atoll/kernel_info.h):
+// one description from here to the launch, no conversions.
 
 // Thread-safety: every function may be called from many threads at once, provided
 // each thread works on its own LLVMContext (compile() creates one per call). The
@@ -96,7 +84,7 @@ parseModule(llvm::MemoryBufferRef Input, llvm::LLVMContext &Ctx);
 
 /// Kernels of the module (functions with the ptx_kernel calling convention or
 /// nvvm.annotations kernel metadata), with their tenant-visible signatures.
-std::vector<KernelSignature> kernelSignatures(const llvm::Module &M);
+std::vector<KernelInfo> kernelSignatures(const llvm::Module &M);
 
 /// Links libdevice when the module calls __nv_* functions, applies NVVMReflect,
 /// internalises everything but the kernels and optimises at Opts.OptLevel.
@@ -115,7 +103,7 @@ struct CompiledModule {
   /// when no assembler is available (see loadAssembler). Only ever produced from
   /// PTX that passed the validator.
   std::string cubin;
-  std::vector<KernelSignature> kernels;
+  std::vector<KernelInfo> kernels;
 };
 
 /// Loads the PTX assembler (nvJitLink, dlopen'ed from the CUDA toolkit:
@@ -140,7 +128,7 @@ llvm::Expected<std::string> assembleCubin(llvm::StringRef Ptx, llvm::StringRef A
 /// be a kernel that atoll-mem hardened (ATOLL_HARDENED_ATTR, the hidden i64
 /// parameters last, which are left out of the signature); anything else is a
 /// CompileError: nothing unhardened may reach the PTX.
-llvm::Expected<std::vector<KernelSignature>> finalKernelSignatures(const llvm::Module &M,
+llvm::Expected<std::vector<KernelInfo>> finalKernelSignatures(const llvm::Module &M,
                                                                    bool Hardened);
 
 /// After code generation (M is then the IR the backend selected instructions from,
@@ -159,7 +147,7 @@ llvm::Error checkCyclesPolled(llvm::Module &M);
 /// exactly M's shared/constant globals. A violation is a Refused error naming the
 /// PTX line.
 llvm::Error validateEmittedPTX(llvm::StringRef PTX, const llvm::Module &M,
-                               const std::vector<KernelSignature> &Kernels);
+                               const std::vector<KernelInfo> &Kernels);
 
 /// prepareModule, hardenModule (unless !Opts.Harden), emitPTX, then the
 /// signatures of the final module and (when hardening) the PTX validator: the part
