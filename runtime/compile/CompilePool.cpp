@@ -416,6 +416,12 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
                      fmt::format("all {} compile workers (the limit, "
                                  "RuntimeOptions::compileWorkers.poolSize) stayed busy for {} ms",
                                  config_.size, ms));
+      if (config_.cpuSlots && busy_ >= config_.cpuSlots)
+        // Replacements wait for a free core, and every core ran a request.
+        return Error(ErrorCode::CompileResources,
+                     fmt::format("{} compile requests kept every core busy for {} ms (no "
+                                 "replacement worker could start)",
+                                 busy_, ms));
       return Error(ErrorCode::CompileTimeout,
                    fmt::format("no compile worker became ready within {} ms", ms));
     }

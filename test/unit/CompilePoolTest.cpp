@@ -321,3 +321,26 @@ TEST(CompilePool, AWaitPastTheDeadlineIsATypedError) {
   EXPECT_TRUE(runMode(*pool, "ok").ok());
   EXPECT_LE(pool->stats().peakLive, 1u);
 }
+
+// Replacements wait for a free core (cpuSlots): while every core runs a request, the
+// warm workers are used up and the next request's wait ends in a typed error that
+// says why; once a core frees, replacements start again.
+TEST(CompilePool, ReplacementsWaitForAFreeCore) {
+  PoolConfig c = fakeConfig(3);
+  c.cpuSlots = 1;
+  c.timeout = std::chrono::milliseconds(3000);
+  c.waitTimeout = std::chrono::milliseconds(300);
+  auto pool = makePool(c);
+  for (int i = 0; i < 300 && pool->warm() < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(pool->warm(), 3u);
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(runMode(*pool, "ok").ok()); // the two warm ones
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  expectError(runMode(*pool, "ok"), ErrorCode::CompileResources,
+              "compile requests kept every core busy for");
+  hang.join();
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  EXPECT_LE(pool->stats().peakLive, 3u);
+}
