@@ -447,6 +447,16 @@ RuntimeStats Runtime::stats() const {
     s.compileWorkersWarm = state_->compilePool->warm();
     s.compileWorkersStarted = c.started;
     s.compileWorkerFailures = c.failed;
+    s.compileWorkersLimit = state_->compilePool->limit();
+    s.compileWorkersLive = c.live;
+    s.compileWorkersPeak = c.peakLive;
+    s.compileWorkerWaits = c.waits;
+    s.compileWorkerWaitMicros = c.waitMicros;
+    s.compileWorkerStartMicros = c.startMicros;
+    s.compileRequests = c.compileRequests;
+    s.compileRequestMicros = c.compileMicros;
+    s.assembleRequests = c.assembleRequests;
+    s.assembleRequestMicros = c.assembleMicros;
   }
   s.deferredReclaims = detail::Reclaimer::instance().queued();
   s.leakedReclaims = detail::Reclaimer::instance().leaked();

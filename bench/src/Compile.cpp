@@ -14,7 +14,8 @@
 // 4. Compile workers (issue 14): per kernel, the cold load through a warm pool of
 //    sandboxed workers against the in-process toolchain (2. above); then 16
 //    different kernels loaded at once from 16 threads, in-process and through the
-//    pool (default size: the number of cores).
+//    pool (default limit: twice the number of cores), with where the workers' time
+//    went (waits for a worker, worker start, the compile request).
 #include "Bench.h"
 
 #include <algorithm>
@@ -61,16 +62,40 @@ void waitWarm(Atoll::Runtime &rt, uint64_t n) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
+/// Where the time of the parallel loads through workers went (RuntimeStats sums).
+struct WorkerSplit {
+  uint64_t limit = 0, peak = 0, started = 0, waits = 0, compiles = 0, assembles = 0;
+  double waitMs = 0, startMs = 0, compileMs = 0, assembleMs = 0; // means
+};
+
+WorkerSplit workerSplit(const Atoll::RuntimeStats &a, const Atoll::RuntimeStats &b) {
+  auto mean = [](uint64_t us, uint64_t n) { return n ? double(us) / 1000.0 / double(n) : 0.0; };
+  WorkerSplit w;
+  w.limit = b.compileWorkersLimit;
+  w.peak = b.compileWorkersPeak;
+  w.started = b.compileWorkersStarted - a.compileWorkersStarted;
+  w.waits = b.compileWorkerWaits - a.compileWorkerWaits;
+  w.compiles = b.compileRequests - a.compileRequests;
+  w.assembles = b.assembleRequests - a.assembleRequests;
+  w.waitMs = mean(b.compileWorkerWaitMicros - a.compileWorkerWaitMicros, w.waits);
+  w.startMs = mean(b.compileWorkerStartMicros, b.compileWorkersStarted);
+  w.compileMs = mean(b.compileRequestMicros - a.compileRequestMicros, w.compiles);
+  w.assembleMs = mean(b.assembleRequestMicros - a.assembleRequestMicros, w.assembles);
+  return w;
+}
+
 /// 16 different kernels loaded at once from 16 threads into one fresh runtime; ms.
 double parallelLoads(const Options &opts, const std::string &arch, bool inProcess,
-                     const std::vector<std::vector<uint8_t>> &inputs) {
+                     const std::vector<std::vector<uint8_t>> &inputs,
+                     WorkerSplit *split = nullptr) {
   Atoll::RuntimeOptions ro;
   ro.compileOnly = true;
   ro.targetArch = arch;
   ro.compileInProcess = inProcess;
   auto rt = take(Atoll::Runtime::create(ro), "creating a compile-only runtime");
   if (!inProcess)
-    waitWarm(*rt, std::max(1u, std::thread::hardware_concurrency()));
+    waitWarm(*rt, rt->stats().compileWorkersLimit);
+  Atoll::RuntimeStats before = rt->stats();
   std::vector<std::thread> threads;
   std::atomic<int> failures{0};
   auto t = Clock::now();
@@ -81,6 +106,8 @@ double parallelLoads(const Options &opts, const std::string &arch, bool inProces
   double ms = msSince(t);
   if (failures)
     fail("parallel loads failed");
+  if (split)
+    *split = workerSplit(before, rt->stats());
   return ms;
 }
 
@@ -313,13 +340,35 @@ void runCompile(Context &ctx) {
       for (const char *name : kAllKernels)
         inputs.push_back(readBitcode(opts, name));
       par16In = parallelLoads(opts, arch, true, inputs);
-      par16Worker = parallelLoads(opts, arch, false, inputs);
+      WorkerSplit w;
+      par16Worker = parallelLoads(opts, arch, false, inputs, &w);
       out["parallel16_in_process_ms"] = par16In;
       out["parallel16_worker_ms"] = par16Worker;
+      // Where the workers' time went (compile-only runtime: no assemble stage).
+      Json &j = out["parallel16_worker_split"];
+      j["worker_limit"] = w.limit;
+      j["peak_live_workers"] = w.peak;
+      j["workers_started"] = w.started;
+      j["requests_that_waited"] = w.waits;
+      j["mean_wait_ms"] = w.waitMs;
+      j["mean_worker_start_ms"] = w.startMs;
+      j["compile_requests"] = w.compiles;
+      j["mean_compile_request_ms"] = w.compileMs;
+      j["assemble_requests"] = w.assembles;
+      j["mean_assemble_request_ms"] = w.assembleMs;
       res.row("compile", "parallel16", "in-process", "wall_ms", par16In, "ms");
       res.row("compile", "parallel16", "worker", "wall_ms", par16Worker, "ms");
+      res.row("compile", "parallel16", "worker", "mean_compile_request_ms", w.compileMs, "ms");
+      res.row("compile", "parallel16", "worker", "mean_wait_ms", w.waitMs, "ms");
+      res.row("compile", "parallel16", "worker", "mean_worker_start_ms", w.startMs, "ms");
       log("16 parallel cold loads (16 kernels, %u cores): in-process %.1f ms, workers %.1f ms",
           std::thread::hardware_concurrency(), par16In, par16Worker);
+      log("  workers: limit %llu, peak live %llu, started %llu during the loads; %llu of %llu "
+          "requests waited (mean %.1f ms); mean compile request %.1f ms; mean worker start "
+          "(exec to Ready) %.1f ms",
+          (unsigned long long)w.limit, (unsigned long long)w.peak,
+          (unsigned long long)w.started, (unsigned long long)w.waits,
+          (unsigned long long)(w.compiles + w.assembles), w.waitMs, w.compileMs, w.startMs);
     } catch (const std::exception &e) {
       res.error("compile", e.what());
     }

@@ -42,8 +42,13 @@ struct CompileWorkerOptions {
   /// The atoll-compile-worker executable. Empty: next to libatoll_runtime
   /// (<libdir>/../libexec/atoll/, then <libdir>/../bin/).
   std::string path;
-  /// Warm workers kept started (each serves one request, then a fresh one is
-  /// started). 0 = the number of cores.
+  /// The most worker processes alive at once (starting, warm, busy, or killed and
+  /// not yet reaped); every free one is kept warm. Each serves one request, then a
+  /// fresh one replaces it. A load needs two in turn (compile, then assemble, in a
+  /// worker that never saw the bitcode); loads beyond the limit wait for a free one,
+  /// up to `timeout`, then fail with CompileResources. Worst-case worker memory is
+  /// poolSize x memoryLimit. 0 = twice the number of cores (both stages of one
+  /// load per core warm).
   size_t poolSize = 0;
   /// Address space of a worker (RLIMIT_AS); past it: CompileResources.
   uint64_t memoryLimit = uint64_t(4) << 30;
@@ -150,6 +155,15 @@ struct RuntimeStats {
   uint64_t compileWorkersWarm = 0;    // started, initialised, waiting for a request
   uint64_t compileWorkersStarted = 0;
   uint64_t compileWorkerFailures = 0; // crashed, hung, over a limit, or a malformed answer
+  uint64_t compileWorkersLimit = 0;   // CompileWorkerOptions::poolSize as resolved
+  uint64_t compileWorkersLive = 0;    // processes not yet reaped (<= the limit)
+  uint64_t compileWorkersPeak = 0;    // most alive at once
+  /// Sums (microseconds) for finding where a load's time goes: waiting for a free
+  /// worker, a worker's start until Ready, compile and assemble requests on a worker.
+  uint64_t compileWorkerWaits = 0, compileWorkerWaitMicros = 0;
+  uint64_t compileWorkerStartMicros = 0;
+  uint64_t compileRequests = 0, compileRequestMicros = 0;
+  uint64_t assembleRequests = 0, assembleRequestMicros = 0;
   /// Process-wide (every runtime shares the reclaimer): driver calls that wait for
   /// running kernels (module unloads, frees, context releases) queued until no kernel
   /// runs; and those given up (their runtime abandoned or lost, or the queue full):

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -154,7 +155,9 @@ size_t CompilePool::warm() const {
 
 CompilePool::Stats CompilePool::stats() const {
   std::lock_guard lock(mutex_);
-  return stats_;
+  Stats s = stats_;
+  s.live = live_.load();
+  return s;
 }
 
 Result<CompilePool::Proc> CompilePool::spawn() {
@@ -206,7 +209,14 @@ Result<CompilePool::Proc> CompilePool::spawn() {
     return Error(ErrorCode::IoError, fmt::format("cannot start the compile worker '{}': {}",
                                                  config_.workerPath, std::strerror(rc)));
   }
+  size_t live = ++live_;
+  stats_.peakLive = std::max<uint64_t>(stats_.peakLive, live);
   return Proc{pid, sv[0], Clock::now()};
+}
+
+void CompilePool::reaped() {
+  live_--;
+  wake(); // a slot is free: the refill thread starts its replacement
 }
 
 void CompilePool::destroy(Proc &p) {
@@ -215,6 +225,7 @@ void CompilePool::destroy(Proc &p) {
     int st;
     while (::waitpid(p.pid, &st, 0) < 0 && errno == EINTR) {
     }
+    reaped();
   }
   if (p.fd >= 0)
     ::close(p.fd);
@@ -246,6 +257,8 @@ void CompilePool::reapRetired(bool wait) {
     }
     if (r == 0)
       left.push_back(pid);
+    else
+      reaped(); // collected (or, ECHILD, not ours to wait for any more)
   }
   std::lock_guard lock(mutex_);
   retired_.insert(retired_.end(), left.begin(), left.end());
@@ -266,6 +279,7 @@ int CompilePool::reap(Proc &p, Clock::time_point deadline, bool &killed) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  reaped();
   p.pid = -1;
   ::close(p.fd);
   p.fd = -1;
@@ -282,7 +296,12 @@ void CompilePool::refillLoop() {
         break;
       // After repeated start failures, retry slowly (a missing toolkit must not spin).
       backoff = consecutiveStartFailures_ >= 3;
-      while (!backoff && idle_.size() + starting.size() < config_.size) {
+      // The cap counts every process not yet reaped (starting, idle, busy, killed):
+      // a free slot appears only when reaped() collects one, and wakes this thread.
+      // Replacements also wait for a free core (cpuSlots), so that a burst of loads
+      // is not slowed by the starts of the workers that replace them.
+      while (!backoff && live_.load() < config_.size &&
+             (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots)) {
         auto p = spawn();
         if (!p) {
           lastStartError_ = p.error().message();
@@ -343,6 +362,8 @@ void CompilePool::refillLoop() {
       std::lock_guard lock(mutex_);
       if (resp && std::holds_alternative<Ready>(*resp)) {
         assembler_.store(std::get<Ready>(*resp).assembler);
+        stats_.startMicros += uint64_t(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - p.started).count());
         consecutiveStartFailures_ = 0;
         idle_.push_back(p);
         ready_.notify_one();
@@ -366,26 +387,50 @@ void CompilePool::refillLoop() {
 
 Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
   std::unique_lock lock(mutex_);
+  auto since = Clock::now();
+  bool waited = false;
   for (;;) {
     if (!idle_.empty()) {
       Proc p = idle_.front();
       idle_.pop_front();
+      busy_++;
+      if (waited)
+        stats_.waitMicros += uint64_t(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - since).count());
       return p;
+    }
+    if (!waited) {
+      waited = true;
+      stats_.waits++;
     }
     if (stopping_)
       return Error(ErrorCode::CompileError, "the compile pool is shutting down");
     if (consecutiveStartFailures_ >= 3)
       return Error(ErrorCode::CompileError,
                    fmt::format("no compile worker could be started: {}", lastStartError_));
-    if (ready_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty())
+    if (ready_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty()) {
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
+      if (live_.load() >= config_.size)
+        // Every slot held by other requests: a resource limit, not a slow worker.
+        return Error(ErrorCode::CompileResources,
+                     fmt::format("all {} compile workers (the limit, "
+                                 "RuntimeOptions::compileWorkers.poolSize) stayed busy for {} ms",
+                                 config_.size, ms));
+      if (config_.cpuSlots && busy_ >= config_.cpuSlots)
+        // Replacements wait for a free core, and every core ran a request.
+        return Error(ErrorCode::CompileResources,
+                     fmt::format("{} compile requests kept every core busy for {} ms (no "
+                                 "replacement worker could start)",
+                                 busy_, ms));
       return Error(ErrorCode::CompileTimeout,
-                   fmt::format("no compile worker became available within {} ms",
-                               config_.timeout.count()));
+                   fmt::format("no compile worker became ready within {} ms", ms));
+    }
   }
 }
 
 Result<Response> CompilePool::run(const Request &request) {
-  auto deadline = Clock::now() + config_.timeout;
+  auto deadline = Clock::now() +
+                  (config_.waitTimeout.count() > 0 ? config_.waitTimeout : config_.timeout);
   auto taken = take(deadline);
   if (!taken)
     return std::move(taken).error();
@@ -396,16 +441,35 @@ Result<Response> CompilePool::run(const Request &request) {
   // loaded 2-core machine).
   struct Replace {
     CompilePool *pool;
-    ~Replace() { pool->wake(); }
+    ~Replace() {
+      {
+        std::lock_guard lock(pool->mutex_);
+        pool->busy_--;
+      }
+      pool->wake();
+    }
   } replace{this};
   // The deadline of the request itself starts once it has a worker.
-  deadline = Clock::now() + config_.timeout;
+  auto begun = Clock::now();
+  deadline = begun + config_.timeout;
+  struct Timed {
+    CompilePool *pool;
+    bool compile;
+    Clock::time_point begun;
+    ~Timed() {
+      auto us = uint64_t(
+          std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - begun).count());
+      std::lock_guard lock(pool->mutex_);
+      (compile ? pool->stats_.compileMicros : pool->stats_.assembleMicros) += us;
+      (compile ? pool->stats_.compileRequests : pool->stats_.assembleRequests)++;
+    }
+  } timed{this, std::holds_alternative<CompileJob>(request), begun};
   auto fail = [&](Error e) -> Result<Response> {
     std::lock_guard lock(mutex_);
     stats_.failed++;
     return e;
   };
-  Status sent = writeAll(p.fd, encodeRequest(request), deadline);
+  Status sent = writeRequest(p.fd, request, deadline);
   Result<std::string> frame = sent ? readFrame(p.fd, config_.maxOutputBytes, deadline)
                                    : Result<std::string>(std::move(sent).error());
   if (frame) {
@@ -413,7 +477,8 @@ Result<Response> CompilePool::run(const Request &request) {
     // refill thread: the exit of a process with a large address space takes
     // milliseconds that the caller need not wait for.
     retire(p);
-    auto resp = decodeResponse(*frame);
+    // In place: the PTX or cubin keeps the frame's allocation (no second copy).
+    auto resp = decodeResponse(std::move(*frame));
     if (!resp)
       return fail(std::move(resp).error());
     if (std::holds_alternative<Ready>(*resp))

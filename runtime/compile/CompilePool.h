@@ -4,6 +4,13 @@
 // one is started in the background. A worker that parsed hostile input may be
 // compromised, so it never sees a second request; its answer is untrusted data
 // (Protocol.h decodes it defensively).
+//
+// Bound (R4-F4): `size` is a hard cap on live worker processes: starting, idle,
+// busy, and killed but not yet reaped all count. A request that finds none idle
+// waits (up to its deadline) for one to be freed and replaced; it never starts one
+// of its own. So N concurrent loads hold at most `size` workers (each under
+// memoryLimit / cpuLimitSeconds), and the OOM killer takes workers first
+// (oom_score_adj 1000, set by the worker before it reads a request).
 #pragma once
 
 #include "compile/Protocol.h"
@@ -25,10 +32,16 @@ namespace Atoll::detail::compile {
 
 struct PoolConfig {
   std::string workerPath;       // resolved (see defaultWorkerPath)
-  size_t size = 1;              // warm workers kept
+  size_t size = 1;              // most live workers (all kept warm when free)
   uint64_t memoryLimit = 4ull << 30;
   uint32_t cpuLimitSeconds = 60;
   std::chrono::milliseconds timeout{120000};
+  /// Starts of replacement workers are held back while busy + starting workers
+  /// would exceed this many (the cores): a worker initialising (LLVM, a warm-up
+  /// compilation) must not take CPU from the requests in flight. 0 = no limit.
+  size_t cpuSlots = 0;
+  /// How long a request waits for a free worker; 0 = `timeout`.
+  std::chrono::milliseconds waitTimeout{0};
   uint32_t maxOutputBytes = 256u << 20;
   std::string libdevicePath;    // empty = the worker's configured one
   /// Extra arguments for the worker (tests' stand-in workers only; the runtime never
@@ -64,11 +77,22 @@ public:
     uint64_t served = 0;    // requests answered with a valid response
     uint64_t failed = 0;    // requests whose worker crashed, hung or exceeded a limit
     uint64_t startFailures = 0;
+    uint64_t live = 0;      // worker processes not yet reaped (<= size)
+    uint64_t peakLive = 0;  // most at once since create
+    uint64_t waits = 0;     // requests that found no idle worker
+    // Time sums (microseconds) for the benchmark: waiting for a worker, start to
+    // Ready, and the request on a worker by kind.
+    uint64_t waitMicros = 0;
+    uint64_t startMicros = 0;
+    uint64_t compileMicros = 0, compileRequests = 0;
+    uint64_t assembleMicros = 0, assembleRequests = 0;
   };
   Stats stats() const;
   /// Whether the last worker that became ready has an assembler (nvJitLink).
   bool assemblerAvailable() const { return assembler_.load(); }
   size_t warm() const;
+  /// The cap on live workers (PoolConfig::size after defaults).
+  size_t limit() const { return config_.size; }
 
 private:
   struct Proc {
@@ -82,12 +106,14 @@ private:
   void wake();
   Result<Proc> take(Clock::time_point deadline);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
-  static void destroy(Proc &p);
+  void destroy(Proc &p);
+  /// Every waitpid that collects a worker ends here: the slot is free.
+  void reaped();
   /// SIGKILL now; the refill thread reaps it.
   void retire(Proc &p);
   void reapRetired(bool wait);
   /// Reaps a process that should end by itself; kills it at the deadline.
-  static int reap(Proc &p, Clock::time_point deadline, bool &killed);
+  int reap(Proc &p, Clock::time_point deadline, bool &killed);
 
   const PoolConfig config_;
   mutable std::mutex mutex_;
@@ -95,6 +121,10 @@ private:
   std::deque<Proc> idle_;
   std::vector<int> retired_; // killed, not yet reaped
   size_t starting_ = 0;
+  size_t busy_ = 0; // handed to a request, not yet given back by run()
+  /// Spawned and not yet reaped; the cap applies to it (changed without the lock by
+  /// reaped(), which then wakes the refill thread).
+  std::atomic<size_t> live_{0};
   bool stopping_ = false;
   unsigned consecutiveStartFailures_ = 0;
   std::string lastStartError_;

@@ -48,8 +48,16 @@ fb::Verifier::Options verifierOptions() {
 
 } // namespace
 
-std::string encodeRequest(const Request &request) {
-  fb::FlatBufferBuilder b(1024);
+namespace {
+/// Sized for the payload up front: a builder that grows by doubling holds the old and
+/// the new buffer at once (up to 3x a large PTX).
+size_t requestBytes(const Request &request) {
+  if (const auto *c = std::get_if<CompileJob>(&request))
+    return c->bitcode.size() + c->name.size() + 1024;
+  return std::get<AssembleJob>(request).ptx.size() + 1024;
+}
+
+void buildRequest(fb::FlatBufferBuilder &b, const Request &request) {
   fb::Offset<void> body;
   wire::Body type = wire::Body::NONE;
   if (const auto *c = std::get_if<CompileJob>(&request)) {
@@ -72,7 +80,27 @@ std::string encodeRequest(const Request &request) {
     type = wire::Body::AssembleRequest;
   }
   b.Finish(wire::CreateRequest(b, kProtocolVersion, type, body));
+}
+} // namespace
+
+std::string encodeRequest(const Request &request) {
+  fb::FlatBufferBuilder b(requestBytes(request));
+  buildRequest(b, request);
   return frame(b);
+}
+
+Status writeRequest(int fd, const Request &request, Clock::time_point deadline) {
+  fb::FlatBufferBuilder b(requestBytes(request));
+  buildRequest(b, request);
+  // Header, then the builder's buffer as it is: no framed copy of the payload.
+  char header[kFrameHeaderBytes];
+  uint32_t magic = kFrameMagic, size = b.GetSize();
+  std::memcpy(header, &magic, 4);
+  std::memcpy(header + 4, &size, 4);
+  if (Status s = writeAll(fd, std::string_view(header, sizeof header), deadline); !s)
+    return s;
+  return writeAll(fd, std::string_view(reinterpret_cast<const char *>(b.GetBufferPointer()), size),
+                  deadline);
 }
 
 std::string encodeResponse(const Response &response) {
@@ -157,7 +185,29 @@ Result<Request> decodeRequest(std::string_view payload) {
   return Error(ErrorCode::InvalidArgument, "compile request without a body");
 }
 
+namespace {
+/// Moves the bytes of `field` (inside `owner`) to the front of `owner` and cuts it
+/// there: the decoded PTX or cubin reuses the frame's allocation instead of a copy.
+std::string takeInPlace(std::string &owner, const uint8_t *field, size_t size) {
+  size_t at = size_t(reinterpret_cast<const char *>(field) - owner.data());
+  std::memmove(owner.data(), owner.data() + at, size);
+  owner.resize(size);
+  return std::move(owner);
+}
+
+Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner);
+} // namespace
+
 Result<Response> decodeResponse(std::string_view payload) {
+  return decodeResponseImpl(payload, nullptr);
+}
+
+Result<Response> decodeResponse(std::string &&payload) {
+  return decodeResponseImpl(std::string_view(payload), &payload);
+}
+
+namespace {
+Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner) {
   auto *data = reinterpret_cast<const uint8_t *>(payload.data());
   if (payload.size() < 8)
     return malformed("payload too short");
@@ -178,7 +228,6 @@ Result<Response> decodeResponse(std::string_view payload) {
     Compiled out;
     if (!c->ptx() || c->ptx()->size() == 0)
       return malformed("no PTX");
-    out.ptx = str(c->ptx());
     out.report = str(c->report());
     if (!c->kernels())
       return malformed("no kernel list");
@@ -207,6 +256,12 @@ Result<Response> decodeResponse(std::string_view payload) {
       }
       out.kernels.push_back(std::move(ki));
     }
+    // Last: in place, this ends the buffer that everything above was read from.
+    if (owner)
+      out.ptx = takeInPlace(*owner, reinterpret_cast<const uint8_t *>(c->ptx()->data()),
+                            c->ptx()->size());
+    else
+      out.ptx = str(c->ptx());
     return Response(std::move(out));
   }
   case wire::Result::Assembled: {
@@ -215,6 +270,8 @@ Result<Response> decodeResponse(std::string_view payload) {
       return malformed("no result");
     if (!a->cubin() || a->cubin()->size() == 0)
       return malformed("an empty cubin");
+    if (owner)
+      return Response(Assembled{takeInPlace(*owner, a->cubin()->data(), a->cubin()->size())});
     return Response(Assembled{
         std::string(reinterpret_cast<const char *>(a->cubin()->data()), a->cubin()->size())});
   }
@@ -234,6 +291,7 @@ Result<Response> decodeResponse(std::string_view payload) {
     return malformed("no result");
   }
 }
+} // namespace
 
 Status writeAll(int fd, std::string_view bytes, Clock::time_point deadline) {
   while (!bytes.empty()) {

@@ -82,12 +82,18 @@ Result<uint32_t> parseFrameHeader(std::string_view header, uint32_t maxPayload);
 /// malformed or of another protocol version.
 Result<Request> decodeRequest(std::string_view payload);
 Result<Response> decodeResponse(std::string_view payload);
+/// The same, consuming the frame: a Compiled's PTX or an Assembled's cubin is moved
+/// to the front of `payload`'s own buffer and handed on, not copied (R4-F2).
+Result<Response> decodeResponse(std::string &&payload);
 
 using Clock = std::chrono::steady_clock;
 
 /// Writes all of `bytes` (send with MSG_NOSIGNAL: a dead peer is an error, not a
 /// SIGPIPE) by `deadline`. CompileTimeout past it, CompileError when the peer is gone.
 Status writeAll(int fd, std::string_view bytes, Clock::time_point deadline);
+/// encodeRequest + writeAll without the framed copy (the builder's buffer is sent as
+/// it is, after the header).
+Status writeRequest(int fd, const Request &request, Clock::time_point deadline);
 /// Reads one frame's payload, at most `maxPayload` bytes, by `deadline`.
 /// CompileTimeout past the deadline, CompileResources for an oversize frame,
 /// CompileError for end of stream (truncated) or a wrong magic.

@@ -34,7 +34,10 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
                  "no atoll-compile-worker next to libatoll_runtime (looked in ../libexec/atoll "
                  "and ../bin): install it, set RuntimeOptions::compileWorkers.path, or set "
                  "RuntimeOptions::compileInProcess");
-  c.size = w.poolSize ? w.poolSize : std::max(1u, std::thread::hardware_concurrency());
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  // Two per core: a load's compile and assemble requests each take a fresh worker.
+  c.size = w.poolSize ? w.poolSize : 2 * size_t(cores);
+  c.cpuSlots = cores;
   c.memoryLimit = w.memoryLimit;
   c.cpuLimitSeconds = w.cpuLimitSeconds;
   c.timeout = w.timeout;
@@ -68,7 +71,17 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // that answered said whether it had one before it was ever used.
   if (!assemble || !pool.assemblerAvailable())
     return entry;
-  auto a = pool.run(compile::Request(compile::AssembleJob{entry.ptx, arch}));
+  // The PTX travels into the request and back, never copied: with the frame
+  // decoded in place (Protocol.h) and the request sent from the builder's buffer,
+  // a worker's answer of P bytes is held by the service at most twice at once (the
+  // validated entry.ptx and the assemble request's builder), where it was up to
+  // five times (R4-F2): the frame, its decoded copy, the AssembleJob copy, the
+  // builder and the framed request. Later, the disk cache's serialisation makes one
+  // transient copy and LoadedModule keeps entry.ptx. Every answer is capped by
+  // compileWorkers.maxOutputBytes and the number in flight by poolSize.
+  compile::Request assembleRequest(compile::AssembleJob{std::move(entry.ptx), arch});
+  auto a = pool.run(assembleRequest);
+  entry.ptx = std::move(std::get<compile::AssembleJob>(assembleRequest).ptx);
   if (!a)
     return std::move(a).error();
   if (auto *f = std::get_if<compile::Failed>(&*a))

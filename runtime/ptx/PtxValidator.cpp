@@ -106,6 +106,13 @@ std::string_view deniedReason(std::string_view base) {
   return {};
 }
 
+// Sizes a block or thread may declare: 48 KiB of static shared memory (more needs
+// the dynamic window), 512 KiB of local memory per thread (the hardware's limit
+// since sm_20); alignments beyond a page serve nothing but overflow.
+constexpr uint64_t kMaxStaticShared = 48u << 10;
+constexpr uint64_t kMaxLocalPerThread = 512u << 10;
+constexpr uint64_t kMaxAlign = 4096;
+
 /// A non-negative integer literal (decimal or 0x hex), as barrier operands must be.
 std::optional<uint64_t> immediate(std::string_view s) {
   uint64_t v = 0;
@@ -234,6 +241,13 @@ public:
     for (const ExpectedEntry &e : Exp.entries)
       if (!Seen.count(e.name))
         return Violation{0, "", "kernel '" + e.name + "' is not an .entry of the PTX"};
+    // Any kernel may use every module-scope .shared variable besides its own.
+    if (ModuleShared + MaxKernelShared > kMaxStaticShared)
+      return Violation{0, "",
+                       "static shared memory of " + std::to_string(ModuleShared) +
+                           " bytes at module scope plus " + std::to_string(MaxKernelShared) +
+                           " in one kernel exceeds the " + std::to_string(kMaxStaticShared) +
+                           " bytes a block may declare"};
     return std::nullopt;
   }
 
@@ -244,6 +258,64 @@ private:
   size_t I = 0;
   std::optional<Violation> Err;
   std::set<std::string, std::less<>> Seen;
+  // Declared sizes (saturating): what the driver must reserve. A tenant can declare
+  // a 1 TiB stack object or 2^32 alignment; the per-function sizes in a cubin are
+  // 32-bit, so such a size could wrap to nothing there. Refused here, in the service.
+  uint64_t ModuleShared = 0, MaxKernelShared = 0, KernelShared = 0, KernelLocal = 0;
+
+  /// Bytes and alignment of a variable declaration between token indices
+  /// [from, to): ".align N", a type (.b8 .. .b64, .u/.s/.f), dimensions "[N]"
+  /// (an unsized "[]" counts 0). nullopt on overflow.
+  std::optional<std::pair<uint64_t, uint64_t>> declared(size_t from, size_t to) const {
+    uint64_t align = 1, width = 0, count = 1;
+    bool anyDim = false;
+    for (size_t k = from; k < to; ++k) {
+      std::string_view t = Toks[k].text;
+      if (t == ".align" && k + 1 < to) {
+        auto v = immediate(Toks[k + 1].text);
+        if (!v)
+          return std::nullopt;
+        align = *v;
+        ++k;
+      } else if (t.size() >= 3 && t[0] == '.' && (t[1] == 'b' || t[1] == 'u' || t[1] == 's' ||
+                                                   t[1] == 'f')) {
+        auto bits = immediate(t.substr(2));
+        if (bits && *bits % 8 == 0 && *bits <= 128)
+          width = *bits / 8;
+      } else if (t == "[" && k + 1 < to) {
+        if (Toks[k + 1].text == "]") {
+          count = 0;
+        } else {
+          auto v = immediate(Toks[k + 1].text);
+          if (!v || (*v && count > UINT64_MAX / *v))
+            return std::nullopt;
+          count *= *v;
+        }
+        anyDim = true;
+      }
+    }
+    if (!anyDim)
+      count = 1;
+    if (width && count > UINT64_MAX / width)
+      return std::nullopt;
+    return std::pair{width * count, align};
+  }
+
+  /// Adds a declaration's bytes to `total`; false (and the violation) past `limit`.
+  bool account(uint32_t line, size_t from, size_t to, uint64_t &total, uint64_t limit,
+               const char *what) {
+    auto d = declared(from, to);
+    if (!d)
+      return fail(line, std::string(what) + " declaration whose size does not fit 64 bits");
+    if (d->second > kMaxAlign)
+      return fail(line, std::string(what) + " alignment of " + std::to_string(d->second) +
+                            " bytes (at most " + std::to_string(kMaxAlign) + ")");
+    total = d->first > UINT64_MAX - total ? UINT64_MAX : total + d->first;
+    if (total > limit)
+      return fail(line, std::string(what) + " of " + std::to_string(total) +
+                            " bytes exceeds the " + std::to_string(limit) + "-byte limit");
+    return true;
+  }
 
   std::string lineText(uint32_t line) const {
     size_t pos = 0;
@@ -431,10 +503,10 @@ private:
   }
 
   /// Module-scope .shared / .const variable up to its ';'.
-  void parseVariable(bool isExtern) {
+  void parseVariable(bool isExtern, bool inBody = false) {
     uint32_t line = cur().line;
     Space space = cur().text == ".shared" ? Space::Shared : Space::Const;
-    ++I;
+    size_t from = ++I;
     std::string_view name;
     bool unsized = false, init = false;
     while (!atEnd() && !is(";") && !is("=")) {
@@ -459,6 +531,9 @@ private:
         ++I;
       }
     }
+    if (space == Space::Shared && !account(line, from, I, inBody ? KernelShared : ModuleShared,
+                                           kMaxStaticShared, "static shared memory"))
+      return;
     if (!expect(";"))
       return;
     if (name.empty())
@@ -580,7 +655,9 @@ private:
     }
     if (Err || !expect("{"))
       return;
+    KernelShared = KernelLocal = 0;
     parseBody();
+    MaxKernelShared = std::max(MaxKernelShared, KernelShared);
   }
 
   void parseBody() {
@@ -611,7 +688,9 @@ private:
           parsePragma();
         } else if (t.text == ".reg" || t.text == ".local") {
           // .reg .b32 %r<12>;  .local .align 8 .b8 __local_depot0[40];
-          ++I;
+          bool local = t.text == ".local";
+          uint32_t declLine = t.line;
+          size_t from = ++I;
           while (!atEnd() && !is(";")) {
             const Token &u = cur();
             if (!(u.kind == Token::Ident || u.kind == Token::Number || u.text == "<" ||
@@ -620,11 +699,14 @@ private:
                                             std::string(t.text));
             ++I;
           }
+          if (local && !account(declLine, from, I, KernelLocal, kMaxLocalPerThread,
+                                "local memory per thread"))
+            return;
           expect(";");
         } else if (t.text == ".shared") {
           // A static shared variable that only this kernel uses ("demoted" into the
           // function by the backend): the same rules as at module scope.
-          parseVariable(/*isExtern=*/false);
+          parseVariable(/*isExtern=*/false, /*inBody=*/true);
         } else if (t.text == ".param") {
           return (void)fail(t.line, "parameter declaration inside a body (a call sequence)");
         } else {

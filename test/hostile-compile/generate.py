@@ -195,6 +195,31 @@ entry:
 }
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 """)
+    # The three above kept alive (volatile accesses, a use of every array): -O2
+    # cannot delete them, so the PTX declares them, and the service's PTX validator
+    # refuses the sizes (a cubin's per-function sizes are 32 bits: they could wrap).
+    w("huge-alloca-used.ll", HDR + """define ptx_kernel void @k(ptr %out, i64 %i) {
+  %a = alloca [1099511627776 x i8], align 16
+  %p = getelementptr [1099511627776 x i8], ptr %a, i64 0, i64 %i
+  store volatile i8 1, ptr %p, align 1
+  %v = load volatile i8, ptr %p, align 1
+  store i8 %v, ptr %out, align 1
+  ret void
+}
+""")
+    w("huge-alignment-used.ll", HDR + """define ptx_kernel void @k(ptr %out) {
+  %a = alloca i8, align 4294967296
+  store volatile i8 1, ptr %a
+  %v = load volatile i8, ptr %a
+  store i8 %v, ptr %out
+  ret void
+}
+""")
+    w("many-shared-used.ll", HDR + "define ptx_kernel void @k(ptr %p, i32 %x) {\nentry:\n  switch i32 %x, label %d [\n" +
+      "".join(f"    i32 {i}, label %b{i}\n" for i in range(4096)) + "  ]\n" +
+      "".join(f"b{i}:\n  store volatile i8 1, ptr addrspace(3) @s{i}\n  br label %d\n" for i in range(4096)) +
+      "d:\n  ret void\n}\n" +
+      "".join(f"@s{i} = addrspace(3) global [49152 x i8] undef\n" for i in range(4096)))
     w("many-shared-globals.ll", HDR + "define ptx_kernel void @k(ptr %p, i32 %x) {\nentry:\n  switch i32 %x, label %d [\n" +
       "".join(f"    i32 {i}, label %d\n" for i in range(1, 3)) + "  ]\nd:\n  ret void\n}\n" +
       "".join(f"@s{i} = addrspace(3) global [49152 x i8] undef\n" for i in range(4096)))

@@ -5,9 +5,15 @@
 
 #include <gtest/gtest.h>
 
+#include <dirent.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cstdio>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 using namespace Atoll;
@@ -42,6 +48,55 @@ void expectError(const Result<Response> &r, ErrorCode code, const std::string &t
   EXPECT_EQ(r.error().code(), code) << r.error().describe();
   EXPECT_NE(r.error().message().find(text), std::string::npos) << r.error().message();
 }
+
+/// This process's children as the kernel sees them, zombies included (a killed
+/// worker holds its slot until it is reaped). The pool's workers are the only ones.
+int liveChildren() {
+  int n = 0;
+  DIR *d = ::opendir("/proc");
+  while (dirent *e = d ? ::readdir(d) : nullptr) {
+    int pid = std::atoi(e->d_name);
+    if (pid <= 0)
+      continue;
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string stat = ss.str();
+    auto close = stat.rfind(')');
+    int ppid = 0;
+    char state;
+    if (close != std::string::npos &&
+        std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == ::getpid())
+      ++n;
+  }
+  if (d)
+    ::closedir(d);
+  return n;
+}
+
+/// Samples liveChildren() and the pool's own count until stopped.
+struct LiveMonitor {
+  CompilePool &pool;
+  std::atomic<bool> stop{false};
+  std::atomic<int> maxChildren{0};
+  std::atomic<uint64_t> maxLive{0};
+  std::thread thread;
+  explicit LiveMonitor(CompilePool &p) : pool(p) {
+    thread = std::thread([this] {
+      while (!stop) {
+        maxChildren = std::max(maxChildren.load(), liveChildren());
+        maxLive = std::max(maxLive.load(), pool.stats().live);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    });
+  }
+  ~LiveMonitor() { finish(); }
+  void finish() {
+    stop = true;
+    if (thread.joinable())
+      thread.join();
+  }
+};
 
 } // namespace
 
@@ -188,4 +243,104 @@ TEST(CompilePool, SeccompKillsForbiddenCalls) {
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_TRUE(std::holds_alternative<Failed>(*r));
   EXPECT_EQ(std::get<Failed>(*r).message, "survived seccomp-none");
+}
+
+// R4-F4: the pool size is a hard cap on live workers. Slow loads and a stream of
+// fast ones that end at once (the reviewer's flood: each end used to start a full
+// pool of replacements) never hold more than `size` processes, zombies included;
+// every request is still served, by waiting for a freed slot.
+TEST(CompilePool, ConcurrentRequestsNeverExceedTheCap) {
+  PoolConfig c = fakeConfig(2);
+  c.timeout = std::chrono::milliseconds(20000);
+  auto pool = makePool(c);
+  LiveMonitor monitor(*pool);
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int i = 0; i < 6; ++i)
+    threads.emplace_back([&] { ok += runMode(*pool, "slow-ok").ok(); });
+  for (int i = 0; i < 6; ++i)
+    threads.emplace_back([&] {
+      for (int j = 0; j < 3; ++j)
+        ok += runMode(*pool, "ok").ok();
+    });
+  for (auto &t : threads)
+    t.join();
+  monitor.finish();
+  EXPECT_EQ(ok.load(), 6 + 18);
+  EXPECT_LE(monitor.maxChildren.load(), 2) << "more live worker processes than the cap";
+  EXPECT_LE(monitor.maxLive.load(), 2u);
+  auto st = pool->stats();
+  EXPECT_LE(st.peakLive, 2u);
+  EXPECT_EQ(st.peakLive, 2u); // the cap was reached: the test measured something
+  EXPECT_GT(st.waits, 0u);
+  EXPECT_GE(st.started, 24u); // single use still holds
+}
+
+// A request that finds every slot busy gets the first worker started after one
+// frees, well within its deadline.
+TEST(CompilePool, AWaiterGetsTheNextFreedWorker) {
+  PoolConfig c = fakeConfig(1);
+  c.timeout = std::chrono::milliseconds(5000);
+  auto pool = makePool(c);
+  for (int i = 0; i < 200 && pool->warm() < 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::thread busy([&] { EXPECT_TRUE(runMode(*pool, "slow-ok").ok()); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto start = std::chrono::steady_clock::now();
+  auto r = runMode(*pool, "pid");
+  auto waited = std::chrono::steady_clock::now() - start;
+  busy.join();
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_GE(waited, std::chrono::milliseconds(150)); // it did wait for the slow one
+  EXPECT_LT(waited, std::chrono::milliseconds(4000));
+  EXPECT_EQ(pool->stats().waits, 1u);
+  EXPECT_LE(pool->stats().peakLive, 1u);
+}
+
+// Past its wait deadline, a request is refused with a typed error that names the
+// limit; the pool goes on once the slot frees.
+TEST(CompilePool, AWaitPastTheDeadlineIsATypedError) {
+  PoolConfig c = fakeConfig(1);
+  c.timeout = std::chrono::milliseconds(3000);
+  c.waitTimeout = std::chrono::milliseconds(300);
+  auto pool = makePool(c);
+  for (int i = 0; i < 200 && pool->warm() < 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto start = std::chrono::steady_clock::now();
+  auto r = runMode(*pool, "ok");
+  auto waited = std::chrono::steady_clock::now() - start;
+  expectError(r, ErrorCode::CompileResources,
+              "all 1 compile workers (the limit, RuntimeOptions::compileWorkers.poolSize) "
+              "stayed busy for");
+  EXPECT_GE(waited, std::chrono::milliseconds(250));
+  EXPECT_LT(waited, std::chrono::milliseconds(2000));
+  hang.join();
+  // The hung worker was killed and reaped: the slot serves again.
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  EXPECT_LE(pool->stats().peakLive, 1u);
+}
+
+// Replacements wait for a free core (cpuSlots): while every core runs a request, the
+// warm workers are used up and the next request's wait ends in a typed error that
+// says why; once a core frees, replacements start again.
+TEST(CompilePool, ReplacementsWaitForAFreeCore) {
+  PoolConfig c = fakeConfig(3);
+  c.cpuSlots = 1;
+  c.timeout = std::chrono::milliseconds(3000);
+  c.waitTimeout = std::chrono::milliseconds(300);
+  auto pool = makePool(c);
+  for (int i = 0; i < 300 && pool->warm() < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(pool->warm(), 3u);
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(runMode(*pool, "ok").ok()); // the two warm ones
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  expectError(runMode(*pool, "ok"), ErrorCode::CompileResources,
+              "compile requests kept every core busy for");
+  hang.join();
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  EXPECT_LE(pool->stats().peakLive, 3u);
 }

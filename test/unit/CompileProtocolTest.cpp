@@ -231,3 +231,61 @@ TEST(CompileProtocol, ReadFrameOverASocket) {
     EXPECT_EQ(sent.error().code(), ErrorCode::CompileError);
   }
 }
+
+// R4-F2: a worker's answer is decoded in place. The PTX (or cubin) handed on is the
+// frame's own allocation, not a copy, and decodes to what the copying decoder gives;
+// the mutations that the copying decoder refuses are refused in place too.
+TEST(CompileProtocol, DecodesAnswersInPlace) {
+  Compiled big = sampleCompiled();
+  big.ptx = std::string(1 << 20, 'p');
+  std::string payload = payloadOf(encodeResponse(big));
+  auto copied = decodeResponse(std::string_view(payload));
+  ASSERT_TRUE(copied.ok());
+  const char *frameBuffer = payload.data();
+  auto inPlace = decodeResponse(std::move(payload));
+  ASSERT_TRUE(inPlace.ok()) << inPlace.error().describe();
+  const auto &a = std::get<Compiled>(*copied), &b = std::get<Compiled>(*inPlace);
+  EXPECT_EQ(b.ptx, big.ptx);
+  EXPECT_EQ(b.ptx.data(), frameBuffer) << "the PTX was copied out of the frame";
+  EXPECT_EQ(b.report, a.report);
+  ASSERT_EQ(b.kernels.size(), 1u);
+  EXPECT_EQ(b.kernels[0].name, "vadd");
+  EXPECT_EQ(b.kernels[0].params.size(), 2u);
+
+  std::string cubin = "\x7f" "ELF" + std::string(4096, 'c');
+  std::string asmPayload = payloadOf(encodeResponse(Assembled{cubin}));
+  const char *asmBuffer = asmPayload.data();
+  auto assembled = decodeResponse(std::move(asmPayload));
+  ASSERT_TRUE(assembled.ok());
+  EXPECT_EQ(std::get<Assembled>(*assembled).cubin, cubin);
+  EXPECT_EQ(std::get<Assembled>(*assembled).cubin.data(), asmBuffer);
+
+  std::string small = payloadOf(encodeResponse(sampleCompiled()));
+  std::mt19937 rng(41);
+  for (int i = 0; i < 2000; ++i) {
+    std::string m = small;
+    for (int k = 0, flips = 1 + int(rng() % 4); k < flips; ++k)
+      m[rng() % m.size()] = char(rng());
+    auto viaView = decodeResponse(std::string_view(m));
+    auto viaMove = decodeResponse(std::string(m));
+    ASSERT_EQ(viaView.ok(), viaMove.ok()) << "mutation " << i;
+    if (viaView.ok() && std::holds_alternative<Compiled>(*viaView))
+      EXPECT_EQ(std::get<Compiled>(*viaView).ptx, std::get<Compiled>(*viaMove).ptx);
+  }
+}
+
+// The request goes out without a framed copy, and reads back as encodeRequest's frame.
+TEST(CompileProtocol, WriteRequestSendsTheSameFrame) {
+  auto soon = [] { return Clock::now() + std::chrono::seconds(5); };
+  SocketPair s;
+  AssembleJob job{std::string(300000, 'x'), "sm_90"};
+  std::string expected = payloadOf(encodeRequest(Request(job)));
+  std::thread writer([&] { EXPECT_TRUE(writeRequest(s.fd[1], Request(job), soon()).ok()); });
+  auto got = readFrame(s.fd[0], 1 << 20, soon());
+  writer.join();
+  ASSERT_TRUE(got.ok()) << got.error().describe();
+  EXPECT_EQ(*got, expected);
+  auto decoded = decodeRequest(*got);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(std::get<AssembleJob>(*decoded).ptx, job.ptx);
+}

@@ -15,8 +15,12 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -78,6 +82,37 @@ std::vector<int> workerChildren() {
   return out;
 }
 
+/// Ends the test binary with a message if a scope takes longer than `limit`: a hang
+/// (e.g. a pool whose slots leak) fails the run instead of blocking CI.
+class Watchdog {
+public:
+  Watchdog(const char *what, std::chrono::seconds limit) {
+    thread_ = std::thread([this, what, limit] {
+      std::unique_lock lock(mutex_);
+      if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
+        std::fprintf(stderr, "WATCHDOG: %s did not finish within %lld s (hang?)\n", what,
+                     (long long)limit.count());
+        std::fflush(stderr);
+        std::abort();
+      }
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
 } // namespace
 
 TEST(CompileWorker, DefaultPathIsFoundNextToTheLibrary) {
@@ -103,6 +138,8 @@ TEST(CompileWorker, WarmWorkersAreSandboxed) {
   std::string status = slurp(fmt::format("/proc/{}/status", pid));
   EXPECT_NE(status.find("Seccomp:\t2"), std::string::npos) << status; // filter mode
   EXPECT_NE(status.find("NoNewPrivs:\t1"), std::string::npos);
+  // First in line for the OOM killer (R4-F4).
+  EXPECT_EQ(slurp(fmt::format("/proc/{}/oom_score_adj", pid)), "1000\n");
   std::string limits = slurp(fmt::format("/proc/{}/limits", pid));
   auto limitLine = [&](const std::string &name) {
     auto at = limits.find(name);
@@ -184,6 +221,16 @@ TEST(CompileWorker, ParallelLoads) {
   o.compileWorkers.poolSize = 4;
   auto rt = Runtime::create(o);
   ASSERT_TRUE(rt.ok());
+  // The cap (R4-F4) as the kernel sees it: never more than poolSize worker
+  // processes, zombies included, while 8 loads (16 requests) run.
+  std::atomic<bool> stop{false};
+  std::atomic<size_t> most{0};
+  std::thread monitor([&] {
+    while (!stop) {
+      most = std::max(most.load(), workerChildren().size());
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
   std::vector<std::thread> threads;
   std::atomic<int> ok{0};
   for (int i = 0; i < 8; ++i)
@@ -193,7 +240,11 @@ TEST(CompileWorker, ParallelLoads) {
     });
   for (auto &t : threads)
     t.join();
+  stop = true;
+  monitor.join();
   EXPECT_EQ(ok.load(), 8);
+  EXPECT_LE(most.load(), 4u);
+  EXPECT_GE(most.load(), 1u);
   EXPECT_EQ((*rt)->stats().compilations, 8u);
 }
 
@@ -201,6 +252,9 @@ TEST(CompileWorker, ParallelLoads) {
 // Each input goes through a runtime with tight worker limits; after each, a good
 // module still compiles through the same runtime.
 TEST(CompileWorker, HostileCorpus) {
+  // Each input ends within its 40 s deadline; the whole corpus takes a few minutes on
+  // a loaded 2-core machine. A pool that stops handing out workers must fail here.
+  Watchdog guard("CompileWorker.HostileCorpus", std::chrono::seconds(900));
   RuntimeOptions o = workerOptions();
   // CPU-bound inputs meet RLIMIT_CPU (4 s) well before the wall-clock deadline even
   // on a loaded machine; memory-bound ones RLIMIT_AS.

@@ -437,3 +437,73 @@ TEST(PtxValidator, SymbolNamesMustBePtxIdentifiers) {
 }
 
 } // namespace
+
+// Declared sizes the hardware cannot give (hostile corpus: a 1 TiB alloca, 2^32
+// alignment, 4096 x 48 KiB of shared arrays). The per-function sizes in a cubin are
+// 32 bits, so such a size could wrap to nothing on the device: refused here, each
+// with positive controls at the limit.
+TEST(PtxValidator, LocalMemoryPerThreadIsBounded) {
+  EXPECT_EQ(check(module("\t.local .align 16 .b8 __local_depot0[524288];")), "");
+  expectRefusedBody(".local .align 16 .b8 __local_depot0[1099511627776];",
+                    "local memory per thread of 1099511627776 bytes exceeds the 524288-byte limit");
+  expectRefusedBody(".local .align 16 .b8 __local_depot0[524289];",
+                    "local memory per thread of 524289 bytes exceeds the 524288-byte limit");
+  // Wrapping sizes and element widths count too.
+  expectRefusedBody(".local .align 8 .b64 __local_depot0[65537];", "exceeds the 524288-byte limit");
+  expectRefusedBody(".local .align 8 .b64 __local_depot0[4611686018427387904];",
+                    "does not fit 64 bits");
+  // Per kernel: two kernels may each have 512 KiB.
+  std::string two = module("\t.local .align 16 .b8 __local_depot0[524288];");
+  std::string second = two.substr(two.find(".visible .entry k("));
+  for (size_t at; (at = second.find("k_param")) != std::string::npos;)
+    second.replace(at, 7, "j_param");
+  second.replace(second.find("entry k("), 8, "entry j(");
+  Expectation e = expectK();
+  e.entries.push_back({"j", 1});
+  EXPECT_EQ(check(two + second, e), "");
+}
+
+TEST(PtxValidator, AlignmentIsBounded) {
+  EXPECT_EQ(check(module("\t.local .align 4096 .b8 __local_depot0[8];")), "");
+  expectRefusedBody(".local .align 4294967296 .b8 __local_depot0[4294967296];",
+                    "local memory per thread alignment of 4294967296 bytes (at most 4096)");
+  std::string ptx = module("\t.shared .align 8192 .b8 s[64];\n\tld.shared.u32 %r1, [s];");
+  EXPECT_NE(check(ptx, expectK({{"s", Space::Shared}}))
+                .find("static shared memory alignment of 8192 bytes (at most 4096)"),
+            std::string::npos);
+}
+
+TEST(PtxValidator, StaticSharedMemoryIsBounded) {
+  auto shared = [](int n, int bytes, bool inBody) {
+    std::string decl;
+    for (int i = 0; i < n; ++i)
+      decl += (inBody ? "\t" : "") + std::string(".shared .align 1 .b8 s") + std::to_string(i) +
+              "[" + std::to_string(bytes) + "];\n";
+    return decl;
+  };
+  auto globals = [](int n) {
+    std::vector<ExpectedGlobal> g;
+    for (int i = 0; i < n; ++i)
+      g.push_back({"s" + std::to_string(i), Space::Shared});
+    return g;
+  };
+  // 48 KiB in the kernel, or at module scope: fine.
+  EXPECT_EQ(check(module(shared(1, 49152, true)), expectK(globals(1))), "");
+  EXPECT_EQ(check(module("", shared(4, 12288, false)), expectK(globals(4))), "");
+  // 4096 x 48 KiB in one kernel (the corpus's many-shared-globals kept alive).
+  EXPECT_NE(check(module(shared(4096, 49152, true)), expectK(globals(4096)))
+                .find("static shared memory of 98304 bytes exceeds the 49152-byte limit"),
+            std::string::npos);
+  // Module scope and the kernel's own together.
+  std::string both = module("\t.shared .align 1 .b8 t[40000];\n", shared(1, 10000, false));
+  auto g = globals(1);
+  g.push_back({"t", Space::Shared});
+  EXPECT_NE(check(both, expectK(g)).find("static shared memory of 10000 bytes at module scope "
+                                         "plus 40000 in one kernel exceeds the 49152 bytes"),
+            std::string::npos);
+  // The dynamic window is unsized: it counts nothing.
+  EXPECT_EQ(check(module("", ".extern .shared .align 16 .b8 __atoll_dyn_smem[];\n" +
+                                 shared(1, 49152, false)),
+                  expectK({{"__atoll_dyn_smem", Space::Shared}, {"s0", Space::Shared}})),
+            "");
+}

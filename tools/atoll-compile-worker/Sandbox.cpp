@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace atoll_worker {
@@ -33,6 +34,20 @@ bool closeFrom(int first) {
   for (int fd : fds)
     ::close(fd);
   return true;
+}
+
+bool setOomScoreAdj(int value, std::string &why) {
+  int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    why = std::string("cannot open /proc/self/oom_score_adj: ") + std::strerror(errno);
+    return false;
+  }
+  std::string text = std::to_string(value) + "\n";
+  bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+  if (!ok)
+    why = std::string("cannot write /proc/self/oom_score_adj: ") + std::strerror(errno);
+  ::close(fd);
+  return ok;
 }
 
 bool installSeccomp(int socketFd, std::string &why, bool audit) {

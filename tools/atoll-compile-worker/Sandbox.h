@@ -8,6 +8,10 @@ namespace atoll_worker {
 /// Closes every fd >= first (close_range; a /proc/self/fd walk where it is missing).
 bool closeFrom(int first);
 
+/// Writes /proc/self/oom_score_adj (raising it needs no privilege): at 1000 the
+/// kernel's OOM killer picks this process before any other, never the service.
+bool setOomScoreAdj(int value, std::string &why);
+
 /// Installs the allow-list filter: anything else kills the process (SIGSYS). Reads
 /// and writes only on `socketFd` (writes also on stderr, which is /dev/null), memory
 /// management, futexes, clocks, signal returns and exits: no open, no exec, no

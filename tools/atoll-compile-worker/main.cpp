@@ -84,6 +84,13 @@ int main(int argc, char **argv) {
       ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
     ::_exit(ATOLL_WORKER_EXIT_USAGE);
 
+  // First in line for the OOM killer: many workers near their memory limit must
+  // never make the kernel kill the service (one CUDA context, every tenant). A worker
+  // that cannot say so does not serve.
+  if (std::string why; !atoll_worker::setOomScoreAdj(1000, why)) {
+    atoll_compile_worker_fail(kSocketFd, why.c_str());
+    ::_exit(ATOLL_WORKER_EXIT_INIT);
+  }
   char err[1024] = {};
   if (int rc = atoll_compile_worker_prepare(libdevice.c_str(), err, sizeof err); rc != 0) {
     atoll_compile_worker_fail(kSocketFd, err);

@@ -5,6 +5,10 @@
 //                                            the runtime compiles
 // atoll-harden kernels.bc --emit=cubin    -> kernels.hardened.cubin, that PTX
 //                                            assembled (nvJitLink): what it loads
+// atoll-harden kernels.bc --emit=ptx --worker
+//                                         -> the same, compiled (and assembled) in
+//                                            sandboxed atoll-compile-workers, as
+//                                            the runtime does for untrusted input
 //
 // Exit status: 0 hardened, 1 refused by the passes (nothing written), 2 usage,
 // I/O, malformed input or a compile error (nothing written). See
@@ -13,6 +17,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "atoll/toolchain/Toolchain.h"
+#include "compile/CompilePool.h"
+#include "ptx/PtxValidator.h"
+
+#include "atoll/abi.h"
 
 #include "atoll/passes/AtollMem.h"
 #include "atoll/passes/HardeningReport.h"
@@ -40,8 +48,13 @@
 #endif
 
 using namespace llvm;
-using namespace Atoll;
+using Atoll::Clamping;
+using Atoll::ClampingMode;
+using Atoll::HardeningReport;
+using Atoll::KernelInfo;
+namespace ptx = Atoll::ptx;
 namespace tc = Atoll::toolchain;
+namespace compile = Atoll::detail::compile;
 
 namespace {
 
@@ -125,6 +138,17 @@ cl::opt<std::string> Libdevice(
     "libdevice", cl::cat(Category), cl::value_desc("file"),
     cl::desc("libdevice to link for __nv_* calls (default: the configured CUDA "
              "toolkit's)"));
+
+cl::opt<bool> UseWorker(
+    "worker", cl::cat(Category),
+    cl::desc("Compile (and assemble) in sandboxed atoll-compile-worker processes, as the "
+             "runtime does: LLVM never parses the input in this process (--emit=ptx or "
+             "--emit=cubin; reports only as --summary-format=json)"));
+
+cl::opt<std::string> WorkerPath(
+    "worker-path", cl::cat(Category), cl::value_desc("file"),
+    cl::desc("The atoll-compile-worker for --worker (default: next to libatoll_runtime, "
+             "in ../libexec/atoll or ../bin)"));
 
 /// "<stdin>" for '-', else the path as given: the prefix of every message.
 std::string displayName(StringRef Path) { return Path == "-" ? "<stdin>" : Path.str(); }
@@ -243,6 +267,105 @@ int usageError(const Twine &Msg) {
   return ExitError;
 }
 
+/// A worker's refusal or error in the in-process format (same exit statuses).
+int reportWorkerFailure(const compile::Failed &F, StringRef File, bool Assembling) {
+  tc::FailureKind Kind = tc::FailureKind::CompileError;
+  switch (F.kind) {
+  case compile::FailureKind::InvalidInput: Kind = tc::FailureKind::InvalidInput; break;
+  case compile::FailureKind::WrongTarget: Kind = tc::FailureKind::WrongTarget; break;
+  case compile::FailureKind::Refused: Kind = tc::FailureKind::Refused; break;
+  case compile::FailureKind::CompileError: Kind = tc::FailureKind::CompileError; break;
+  }
+  std::string Message =
+      Assembling ? "the PTX assembler refused the hardened PTX: " + F.message : F.message;
+  return reportFailure(make_error<tc::ToolchainError>(Kind, Message, F.diagnostics), File);
+}
+
+/// --worker: the runtime's out-of-process path (runtime/compile): a compile request
+/// in one fresh worker, the PTX validated here, then (--emit=cubin) an assemble
+/// request in another. A worker that crashes, hangs or exceeds a limit is an error
+/// (exit 2) with the runtime's message.
+int compileInWorker(std::unique_ptr<MemoryBuffer> Input, const std::string &InputName,
+                    std::optional<unsigned> Level, std::string &Out, raw_ostream &ReportOS) {
+  compile::PoolConfig C;
+  C.workerPath = WorkerPath.getNumOccurrences() ? WorkerPath.getValue()
+                                                : compile::CompilePool::defaultWorkerPath();
+  if (C.workerPath.empty())
+    return usageError("--worker: no atoll-compile-worker next to libatoll_runtime (looked in "
+                      "../libexec/atoll and ../bin); give --worker-path=FILE");
+  C.size = 2; // the compile and the assemble worker start together
+  C.libdevicePath = Libdevice;
+  auto Pool = compile::CompilePool::create(C);
+  if (!Pool)
+    return usageError("--worker: " + Pool.error().message());
+  compile::CompileJob Job;
+  Job.bitcode = (*Input).getBuffer().str();
+  Input.reset();
+  Job.name = InputName;
+  Job.clamping = ClampingFlag == ClampingMode::MaskBased ? Clamping::MaskBased
+                                                         : Clamping::ModuloBased;
+  Job.arch = GpuArch;
+  if (!PtxVersion.empty())
+    Job.ptxVersion = "+ptx" + PtxVersion;
+  Job.abiVersion = ATOLL_ABI_VERSION;
+  Job.optLevel = Level.value_or(2);
+  Job.wantReport = SummaryFmt.getNumOccurrences() != 0;
+  const bool WantReport = Job.wantReport;
+  auto R = (*Pool)->run(compile::Request(std::move(Job)));
+  if (!R) {
+    WithColor::error(errs(), InputName) << R.error().message() << "\n";
+    return ExitError;
+  }
+  if (auto *F = std::get_if<compile::Failed>(&*R))
+    return reportWorkerFailure(*F, InputName, false);
+  auto *Compiled = std::get_if<compile::Compiled>(&*R);
+  if (!Compiled) {
+    WithColor::error(errs(), InputName) << "the compile worker answered with another kind of "
+                                           "answer\n";
+    return ExitError;
+  }
+  if (WantReport) {
+    ReportOS << Compiled->report;
+    if (!StringRef(Compiled->report).ends_with("\n"))
+      ReportOS << "\n";
+    ReportOS.flush();
+  }
+  // The service's own check of the worker's PTX (as the runtime does).
+  ptx::Expectation Exp;
+  Exp.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
+  for (const KernelInfo &K : Compiled->kernels)
+    Exp.entries.push_back({K.name, uint32_t(K.params.size())});
+  if (auto V = ptx::validate(Compiled->ptx, Exp)) {
+    WithColor::error(errs(), InputName) << "refused by the PTX validator: " << V->describe()
+                                        << "\n";
+    return ExitRefused;
+  }
+  if (Emit != EmitKind::Cubin) {
+    Out = std::move(Compiled->ptx);
+    return ExitHardened;
+  }
+  if (!(*Pool)->assemblerAvailable()) {
+    WithColor::error(errs(), InputName)
+        << "--worker: the compile worker has no PTX assembler (nvJitLink was not found)\n";
+    return ExitError;
+  }
+  auto A = (*Pool)->run(compile::Request(compile::AssembleJob{std::move(Compiled->ptx), GpuArch}));
+  if (!A) {
+    WithColor::error(errs(), InputName) << A.error().message() << "\n";
+    return ExitError;
+  }
+  if (auto *F = std::get_if<compile::Failed>(&*A))
+    return reportWorkerFailure(*F, InputName, true);
+  auto *Cubin = std::get_if<compile::Assembled>(&*A);
+  if (!Cubin) {
+    WithColor::error(errs(), InputName) << "the compile worker answered with another kind of "
+                                           "answer\n";
+    return ExitError;
+  }
+  Out = std::move(Cubin->cubin);
+  return ExitHardened;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -289,6 +412,14 @@ int main(int argc, char **argv) {
     return usageError(Twine("refusing to write ") +
                       (Emit == EmitKind::BC ? "bitcode" : "a cubin") +
                       " to a terminal (use -o FILE or redirect)");
+  if (UseWorker && Emit != EmitKind::PTX && Emit != EmitKind::Cubin)
+    return usageError("--worker compiles to PTX or a cubin: use --emit=ptx or --emit=cubin");
+  if (UseWorker && (Verbose || (Summarize && SummaryFmt != SummaryFormat::JSON) ||
+                    (SummaryFmt.getNumOccurrences() && SummaryFmt != SummaryFormat::JSON)))
+    return usageError("--worker reports only as --summary-format=json (the worker sends the "
+                      "report as JSON)");
+  if (!UseWorker && WorkerPath.getNumOccurrences())
+    return usageError("--worker-path needs --worker");
   // Analysis output goes where it does not mix with the module.
   raw_ostream &ReportOS = OutputPath == "-" ? errs() : outs();
 
@@ -298,6 +429,18 @@ int main(int argc, char **argv) {
     WithColor::error(errs(), InputName)
         << "cannot read: " << Buf.getError().message() << "\n";
     return ExitError;
+  }
+
+  if (UseWorker) {
+    std::string Out;
+    int Status = compileInWorker(std::move(*Buf), InputName, Level, Out, ReportOS);
+    if (Status != ExitHardened)
+      return Status;
+    if (Error E = writeOutput(OutputPath, [&](raw_ostream &OS) { OS << Out; })) {
+      WithColor::error(errs(), "atoll-harden") << toString(std::move(E)) << "\n";
+      return ExitError;
+    }
+    return ExitHardened;
   }
 
   HardeningReport Report;
