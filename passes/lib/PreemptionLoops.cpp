@@ -31,6 +31,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -77,12 +78,46 @@ bool isSimpleCycle(const Loop &L, const CycleInfo &CI) {
          all_of(C->children(), [](const auto *Child) { return isChargedCycle(*Child); });
 }
 
-/// Drops every poison-generating flag (nsw, nuw, exact, inbounds, samesign, ...)
-/// of what the loop's exit conditions are computed from: the backward slice of the
-/// exiting branches' conditions through instructions (the induction variables and
-/// their increments, the bounds), not through memory or calls. The rest of the loop
-/// keeps its flags (strength reduction needs them). False when the slice is too
-/// large or reads undef/poison.
+/// Intrinsics the exit slice continues through: ScalarEvolution models them, and
+/// their only poison facts are the immediates that sliceIntrinsic clears.
+bool throughIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::umin: case Intrinsic::umax: case Intrinsic::smin: case Intrinsic::smax:
+  case Intrinsic::uadd_sat: case Intrinsic::usub_sat: case Intrinsic::sadd_sat:
+  case Intrinsic::ssub_sat: case Intrinsic::abs: case Intrinsic::ctlz: case Intrinsic::cttz:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// An operation whose result is poison (or UB) for some operands, a fact no flag
+/// carries and ValueTracking assumes away: a shift by a run-time amount (poison from
+/// the width on; PTX clamps it), a division or remainder by a run-time divisor (UB
+/// at 0), a float-to-int conversion (poison out of range; PTX saturates). A count
+/// computed through one is not trusted (the loop stays checked).
+bool inherentPoison(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::Shl: case Instruction::LShr: case Instruction::AShr:
+  case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem: case Instruction::SRem:
+    return !isa<Constant>(I.getOperand(1));
+  case Instruction::FPToUI: case Instruction::FPToSI:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Drops every poison fact of what the loop's exit conditions are computed from:
+/// the backward slice of the exiting branches' conditions through instructions (the
+/// induction variables and their increments, the bounds) and the intrinsics
+/// throughIntrinsic names, not through memory or other calls. Each loses its
+/// poison-generating flags (nsw, nuw, exact, inbounds, samesign, disjoint, nneg, ...),
+/// metadata and return attributes; llvm.abs/ctlz/cttz become their non-poison forms
+/// (R4-F6: abs(INT_MIN, true) and ctlz(0, true) are poison, and the count trusted
+/// "abs >= 0"). The rest of the loop keeps its flags (strength reduction needs
+/// them). False when the slice is too large, reads undef/poison, or goes through
+/// an operation with a poison fact that cannot be dropped (inherentPoison).
 bool dropLoopFlags(Loop &L) {
   SmallVector<Instruction *, 32> Work;
   SmallPtrSet<Instruction *, 32> Seen;
@@ -94,11 +129,16 @@ bool dropLoopFlags(Loop &L) {
     Instruction *I = Work.pop_back_val();
     if (!Seen.insert(I).second)
       continue;
-    if (Seen.size() > MaxSlice)
+    if (Seen.size() > MaxSlice || inherentPoison(*I))
       return false;
-    I->dropPoisonGeneratingFlags();
-    if (isa<LoadInst, CallBase, AllocaInst>(I))
-      continue;
+    I->dropPoisonGeneratingAnnotations();
+    if (auto *II = dyn_cast<IntrinsicInst>(I); II && throughIntrinsic(II->getIntrinsicID())) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::abs || ID == Intrinsic::ctlz || ID == Intrinsic::cttz)
+        II->setArgOperand(1, ConstantInt::getFalse(II->getContext()));
+    } else if (isa<LoadInst, CallBase, AllocaInst>(I)) {
+      continue; // an opaque value: ScalarEvolution knows nothing of it
+    }
     for (Value *Op : I->operands()) {
       // undef/poison may be folded to anything before the pass turns it into 0.
       if (isa<UndefValue>(Op))
@@ -133,7 +173,7 @@ std::optional<GridStride> matchGridStride(Loop &L, uint64_t Cap, Instruction *Be
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   if (!Cmp)
     return std::nullopt;
-  ICmpInst::Predicate P = Cmp->getPredicate(); // samesign is a flag: not used
+  ICmpInst::Predicate P = Cmp->getPredicate(); // samesign is a flag: dropped below
   Value *X = Cmp->getOperand(0), *B = Cmp->getOperand(1);
   if (!L.isLoopInvariant(B)) {
     std::swap(X, B);
@@ -158,6 +198,11 @@ std::optional<GridStride> matchGridStride(Loop &L, uint64_t Cap, Instruction *Be
     return std::nullopt;
   auto *Ty = dyn_cast<IntegerType>(X->getType());
   if (!Ty || Ty->getBitWidth() > 32)
+    return std::nullopt;
+  // R4-F5: the guards below prove the copy's values exact in wrapping arithmetic,
+  // in the predicate's signedness only: the tenant's nsw/nuw/samesign on the slice
+  // (true only in the other signedness) would make them poison. Drop them.
+  if (!dropLoopFlags(L))
     return std::nullopt;
   Value *A = Phi->getIncomingValueForBlock(PH);
   // In 64 bits nothing below overflows: |A|, |B|, |S| < 2^32 and Cap <= 2^20.
