@@ -32,6 +32,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -147,11 +148,29 @@ bool dropLoopFlags(Loop &L) {
         Work.push_back(OI);
     }
   }
-  // llvm.loop.mustprogress lets ScalarEvolution assume the loop ends.
+  // llvm.loop.mustprogress lets ScalarEvolution assume the loop ends: the loop's
+  // metadata goes, except llvm.loop.unroll.disable (no fact; it becomes ptxas's
+  // `.pragma "nounroll"`, as without the checks: clang's runtime-unroll remainder
+  // loops carry it, and ptxas unrolling them changed the hot loop next to them).
   SmallVector<BasicBlock *, 4> Latches;
   L.getLoopLatches(Latches);
-  for (BasicBlock *BB : Latches)
-    BB->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+  for (BasicBlock *BB : Latches) {
+    Instruction *T = BB->getTerminator();
+    MDNode *Keep = nullptr;
+    if (MDNode *ID = T->getMetadata(LLVMContext::MD_loop))
+      for (const MDOperand &Op : drop_begin(ID->operands()))
+        if (auto *N = dyn_cast<MDNode>(Op); N && N->getNumOperands() == 1)
+          if (auto *S = dyn_cast<MDString>(N->getOperand(0));
+              S && S->getString() == "llvm.loop.unroll.disable")
+            Keep = N;
+    T->setMetadata(LLVMContext::MD_loop, nullptr);
+    if (Keep) {
+      LLVMContext &Ctx = T->getContext();
+      MDNode *ID = MDNode::getDistinct(Ctx, {nullptr, Keep}); // first operand: itself
+      ID->replaceOperandWith(0, ID);
+      T->setMetadata(LLVMContext::MD_loop, ID);
+    }
+  }
   return true;
 }
 

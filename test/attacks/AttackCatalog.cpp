@@ -653,6 +653,13 @@ std::vector<Attack> buildAttacks() {
   neverEnds("straight_sleep", "straight_sleep",
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
+  // R3-F5 part 2: loop-free, 2048 dependent loads per thread, 2^22 blocks of 32 threads
+  // (seconds in all): the straight-line polls end every chain within 256 accesses of
+  // the cancel, so the rest of the grid drains well within the cancel deadline.
+  neverEnds("straight_chase", "straight_chase",
+            "R3-F5: no loop, 2048 dependent global loads per thread, 2^22 blocks x 32 "
+            "threads (a poll at least every 256 accesses)",
+            {atkA(), atkB()}, {1u << 22}, {32});
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
             {256});
@@ -674,6 +681,18 @@ std::vector<Attack> buildAttacks() {
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "(the pipeline is not wedged) with the victim intact";
   };
+  // R4-F1: willreturn made ScalarEvolution count i != n (step 2) as finite; for odd n
+  // the unchecked copy never ended. willreturn is stripped now: the loop polls.
+  {
+    Attack &a = add(contained("willreturn_forever", "timeout", "willreturn_forever",
+                              "R4-F1: a willreturn kernel, i += 2 until i == 7 (never): "
+                              "must keep its poll",
+                              {L("willreturn_forever", {atkA(), u32(7)}, {1}, {32})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  }
   neverEndsIn("spin_memset_runtime_length", "memset_forever", "memset_forever",
               "every thread memsets 2^64-1 bytes (cut to the arena window) byte by byte, "
               "1056 blocks x 256 threads",

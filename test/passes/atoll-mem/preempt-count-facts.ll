@@ -48,7 +48,7 @@ exit:
 ; CHECK:         call i32 @llvm.ctlz.i32(i32 %n, i1 false)
 ; CHECK-NEXT:    call i32 @llvm.cttz.i32(i32 %m, i1 false)
 ; CHECK:         %atoll.poll.next = sub i32 %{{.*}}, 126
-; CHECK:         br i1 %c, label %loop, label %exit, !atoll.bounded
+; CHECK:         br i1 %c, label %loop, label %exit, !llvm.loop !{{[0-9]+}}, !atoll.bounded
 ; CHECK:       }
 define ptx_kernel void @ctlz_bound(ptr addrspace(1) %out, i32 %n, i32 %m) {
 entry:
@@ -179,5 +179,28 @@ exit:
   ret void
 }
 
+; Of the loop's metadata only llvm.loop.unroll.disable stays (no fact; ptxas's
+; `.pragma "nounroll"`, as without the checks); mustprogress goes.
+; CHECK-LABEL: define ptx_kernel void @keep_nounroll(
+; CHECK:         br i1 %c, label %loop, label %exit, !llvm.loop [[ID:![0-9]+]], !atoll.bounded
+; CHECK:       [[UD:![0-9]+]] = !{!"llvm.loop.unroll.disable"}
+; CHECK:       [[ID]] = distinct !{[[ID]], [[UD]]}
+; CHECK-NOT:   llvm.loop.mustprogress
+define ptx_kernel void @keep_nounroll(ptr addrspace(1) %out) {
+entry:
+  br label %loop
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i.next, %loop ]
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %i, ptr addrspace(1) %p, align 4
+  %i.next = add nuw nsw i32 %i, 1
+  %c = icmp ult i32 %i.next, 100
+  br i1 %c, label %loop, label %exit, !llvm.loop !2
+exit:
+  ret void
+}
+
 !0 = distinct !{!0, !1}
 !1 = !{!"llvm.loop.unroll.disable"}
+!2 = distinct !{!2, !3, !1}
+!3 = !{!"llvm.loop.mustprogress"}
