@@ -653,13 +653,19 @@ std::vector<Attack> buildAttacks() {
   neverEnds("straight_sleep", "straight_sleep",
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
-  // R3-F5 part 2: loop-free, 2048 dependent loads per thread, 2^22 blocks of 32 threads
+  // R3-F5 part 2: loop-free, 1024 dependent loads per thread, 2^23 blocks of 32 threads
   // (seconds in all): the straight-line polls end every chain within 256 accesses of
-  // the cancel, so the rest of the grid drains well within the cancel deadline.
-  neverEnds("straight_chase", "straight_chase",
-            "R3-F5: no loop, 2048 dependent global loads per thread, 2^22 blocks x 32 "
-            "threads (a poll at least every 256 accesses)",
-            {atkA(), atkB()}, {1u << 22}, {32});
+  // the cancel, so the rest of the grid drains within the cancel deadline.
+  {
+    Attack &a = add(contained("straight_chase", "timeout", "straight_chase",
+                              "R3-F5: no loop, 1024 dependent global loads per thread, 2^23 "
+                              "blocks x 32 threads (a poll at least every 256 accesses)",
+                              {L("straight_chase", {atkA(), atkB()}, {1u << 23}, {32})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  }
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
             {256});

@@ -59,24 +59,6 @@ extern "C" __global__ void straight_sleep(u32 *out) {
   out[gtid()] = 1;
 }
 
-// R3-F5 part 2: no loop, 2048 dependent global loads (~0.5-1 us each under load,
-// over a 4 MiB table of the attacker's arena): before the straight-line budget no
-// poll ran, and a cancelled grid of 2^22 blocks ran every chain to the end (seconds);
-// now a poll comes at least every 256 memory accesses.
-#define ATOLL_HOP1 v = t[(v * 1664525u + 1013904223u) & 0xFFFFFu];
-#define ATOLL_HOP8 ATOLL_HOP1 ATOLL_HOP1 ATOLL_HOP1 ATOLL_HOP1 ATOLL_HOP1 ATOLL_HOP1 \
-  ATOLL_HOP1 ATOLL_HOP1
-#define ATOLL_HOP64 ATOLL_HOP8 ATOLL_HOP8 ATOLL_HOP8 ATOLL_HOP8 ATOLL_HOP8 ATOLL_HOP8 \
-  ATOLL_HOP8 ATOLL_HOP8
-#define ATOLL_HOP512 ATOLL_HOP64 ATOLL_HOP64 ATOLL_HOP64 ATOLL_HOP64 ATOLL_HOP64 \
-  ATOLL_HOP64 ATOLL_HOP64 ATOLL_HOP64
-extern "C" __global__ void straight_chase(const u32 *t, u32 *out) {
-  u32 v = gtid();
-  ATOLL_HOP512 ATOLL_HOP512 ATOLL_HOP512 ATOLL_HOP512
-  if (v == 0x9e3779b9u) // keeps the chain (almost never true)
-    out[gtid() & 255u] = v;
-}
-
 // Every thread of the block meets at __syncthreads() in each iteration: a cancelled
 // block must not deadlock at the barrier (threads leave at different iterations).
 extern "C" __global__ void spin_barrier(u32 *flag) {
