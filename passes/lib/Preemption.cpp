@@ -213,15 +213,16 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
   // The straight-line budget: no path without a cycle-closing edge runs more than
   // the budget's work between two polls.
   Instruction *Over = nullptr;
-  walkStraightRuns(
+  uint64_t Longest = walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
       [&](Instruction &I, uint64_t Run) {
         if (Run > StraightBudget && !Over)
           Over = &I;
         return false;
       });
-  if (Over) {
-    Refuse(F, Over, StateSpace::Unknown, AccessKind::Call,
+  if (Over || Longest > StraightBudget) {
+    Refuse(F, Over ? Over : F.getEntryBlock().getTerminator(), StateSpace::Unknown,
+           AccessKind::Call,
            "internal: a path without loops runs more than " + std::to_string(StraightBudget) +
                " units of work without a cancel poll");
     return false;

@@ -9,8 +9,11 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DepthFirstIterator.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/CycleAnalysis.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/CycleInfo.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
@@ -21,8 +24,9 @@ using namespace llvm;
 namespace Atoll {
 
 uint64_t straightWeight(const Instruction &I) {
-  // Phis and casts between integers and pointers are register moves (often none).
-  if (isa<PHINode>(I) || (isa<CastInst>(I) && !isa<FPToUIInst, FPToSIInst, UIToFPInst,
+  // Phis and casts between integers and pointers are register moves (often none);
+  // allocas are frame slots.
+  if (isa<PHINode, AllocaInst>(I) || (isa<CastInst>(I) && !isa<FPToUIInst, FPToSIInst, UIToFPInst,
                                                    SIToFPInst, FPTruncInst, FPExtInst>(I)))
     return 0;
   if (auto *CB = dyn_cast<CallBase>(&I)) {
@@ -50,20 +54,25 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
       if (C->contains(P))
         Closing.insert({P, C->getHeader()});
   }
-  // Kahn's algorithm over the remaining edges (counted with multiplicity).
+  // Kahn's algorithm over the remaining edges between reachable blocks (counted with
+  // multiplicity; an unreachable predecessor would otherwise hold a block back
+  // forever, and CycleInfo knows no unreachable cycle).
+  SmallPtrSet<const BasicBlock *, 32> Reachable;
+  for (BasicBlock *BB : depth_first(&F.getEntryBlock()))
+    Reachable.insert(BB);
   DenseMap<const BasicBlock *, unsigned> InDeg;
   for (BasicBlock &BB : F)
-    for (BasicBlock *S : successors(&BB))
-      if (!Closing.contains({&BB, S}))
-        ++InDeg[S];
-  SmallVector<BasicBlock *, 32> Ready;
-  for (BasicBlock &BB : F)
-    if (!InDeg.lookup(&BB))
-      Ready.push_back(&BB);
+    if (Reachable.contains(&BB))
+      for (BasicBlock *S : successors(&BB))
+        if (!Closing.contains({&BB, S}))
+          ++InDeg[S];
+  SmallVector<BasicBlock *, 32> Ready{&F.getEntryBlock()};
+  size_t Walked = 0;
   DenseMap<const BasicBlock *, uint64_t> In; // the largest run on entry
   uint64_t Max = 0;
   while (!Ready.empty()) {
     BasicBlock *BB = Ready.pop_back_val();
+    ++Walked;
     uint64_t Run = In.lookup(BB);
     // Visit may split the block before an instruction I and put a poll at the end
     // of the first half: the walk goes on through the poll (counting what follows
@@ -104,6 +113,10 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         Ready.push_back(S);
     }
   }
+  // A reachable block never walked (the graph was not acyclic): no bound is known,
+  // so the checks refuse (deny by default).
+  if (Walked != Reachable.size())
+    return ~uint64_t(0);
   return Max;
 }
 

@@ -143,17 +143,18 @@ Error checkCyclesPolled(Module &M) {
     // DefaultStraightBudget units; twice that leaves room for the backend's IR passes
     // moving an access across a poll, and still refuses a path the pass left unpolled.
     const Instruction *Over = nullptr;
-    walkStraightRuns(
+    uint64_t Longest = walkStraightRuns(
         F, [&](const Instruction &I) { return readsControl(I, Control); },
         [&](Instruction &I, uint64_t Run) {
           if (Run > 2 * DefaultStraightBudget && !Over)
             Over = &I;
           return false;
         });
-    if (Over)
+    if (Over || Longest > 2 * DefaultStraightBudget)
       return makeError(FailureKind::CompileError,
                        "kernel '" + F.getName() + "': a path without loops (block '" +
-                           Over->getParent()->getName() + "') runs more than " +
+                           (Over ? Over->getParent() : &F.getEntryBlock())->getName() +
+                           "') runs more than " +
                            Twine(2 * DefaultStraightBudget) +
                            " units of work without a cancel poll after code generation (a "
                            "bug in the AToLL passes)");

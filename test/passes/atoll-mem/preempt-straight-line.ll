@@ -128,6 +128,31 @@ exit:
   ret void
 }
 
+; A block reachable from the entry and from an unreachable cycle is still walked
+; (an unreachable predecessor must not hide it from the budget).
+; CHECK-LABEL: define ptx_kernel void @unreachable_pred(
+; CHECK:       body:
+; CHECK:       atoll.cancel.straight:
+; CHECK:         %b3 = load i32
+define ptx_kernel void @unreachable_pred(ptr addrspace(1) %p) {
+entry:
+  br label %body
+dead1:
+  br label %dead2
+dead2:
+  %d = load i32, ptr addrspace(1) %p
+  %dc = icmp eq i32 %d, 0
+  br i1 %dc, label %dead1, label %body
+body:
+  %b0 = load i32, ptr addrspace(1) %p
+  %b1 = load i32, ptr addrspace(1) %p
+  %b2 = load i32, ptr addrspace(1) %p
+  %b3 = load i32, ptr addrspace(1) %p
+  %s = add i32 %b0, %b3
+  store i32 %s, ptr addrspace(1) %p
+  ret void
+}
+
 declare void @llvm.nvvm.nanosleep(i32)
 
 ; LONG-LABEL: define ptx_kernel void @long(
