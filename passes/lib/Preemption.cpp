@@ -58,6 +58,8 @@ static cl::opt<bool> TestSkipFirstCheck("atoll-test-skip-first-preempt-check", c
                                         cl::desc("testing only: leave one cycle unchecked"));
 static cl::opt<bool> TestSkipSleepPolls("atoll-test-skip-sleep-polls", cl::Hidden,
                                         cl::desc("testing only: no poll before nanosleeps"));
+static cl::opt<bool> TestSkipEntryPoll("atoll-test-skip-entry-poll", cl::Hidden,
+                                       cl::desc("testing only: no entry poll for a big frame"));
 static cl::opt<bool> TestSkipStraightPolls("atoll-test-skip-straight-polls", cl::Hidden,
                                            cl::desc("testing only: no straight-line polls"));
 static cl::opt<uint64_t> StraightBudget(
@@ -185,7 +187,15 @@ bool expandMemIntrinsicLoops(Function &F, const RefuseFn &Refuse) {
   return true;
 }
 
-bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse) {
+bool pollsAtEntry(uint64_t FrameBytes) {
+  // The zero-init clears the frame with byte stores (expanded memsets): one memory
+  // access per byte. A prologue longer than the straight-line budget would run whole
+  // in every block that starts after a cancel (R5-F2: 400 KiB took 60 ms per wave).
+  return EntryPoll || FrameBytes * StraightMemoryWeight > StraightBudget;
+}
+
+bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
+                            uint64_t FrameBytes) {
   // A memory intrinsic left here becomes a codegen loop without a check.
   for (Instruction &I : instructions(F))
     if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !smallConstantLength(*MI)) {
@@ -194,7 +204,7 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
              "into a checked loop");
       return false;
     }
-  if (EntryPoll && !isCheckBlock(F.getEntryBlock(), Control)) {
+  if (pollsAtEntry(FrameBytes) && !isCheckBlock(F.getEntryBlock(), Control)) {
     Refuse(F, F.getEntryBlock().getTerminator(), StateSpace::Unknown, AccessKind::Call,
            "internal: the kernel has no cancel poll at entry");
     return false;
@@ -390,7 +400,8 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // Entry poll: a block that starts after a cancel leaves at once, so a cancelled
   // grid drains at the rate blocks start, loop-free kernels included (one volatile
   // load per thread, outside every loop).
-  if (EntryPoll) {
+  const bool AtEntry = pollsAtEntry(Opts.FrameBytes) && !TestSkipEntryPoll;
+  if (AtEntry) {
     Value *Cancelled = PollCancel(EB);
     Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Entry.getTerminator(), false, Unlikely);
     T->getParent()->setName("atoll.cancel.entry");
@@ -413,7 +424,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   }
   if (!Counted) {
     FuelOut->eraseFromParent(); // nothing counts fuel
-    if (!EntryPoll && Sleeps.empty()) { // loop-free, no entry poll, no sleep: nothing leaves early
+    if (!AtEntry && Sleeps.empty()) { // loop-free, no entry poll, no sleep: nothing leaves early
       Leave->eraseFromParent();
       Leave = nullptr;
     }

@@ -18,6 +18,7 @@
 #include "Preemption.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/StraightLine.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -59,6 +60,10 @@ namespace {
 
 /// Slices larger than this are left checked (compile time, not safety).
 constexpr unsigned MaxSlice = 512;
+
+/// A charged loop runs at most this much work (StraightLine.h units: 16384 memory
+/// accesses, or 2^20 other instructions) between the charge's poll and the next.
+constexpr uint64_t ChargeWork = uint64_t(1) << 20;
 
 bool hasBoundedMark(const BasicBlock &BB) {
   return BB.getTerminator() && BB.getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD);
@@ -332,11 +337,31 @@ bool isChargedCycle(const CycleInfo::CycleT &C) {
   return all_of(C.blocks(), [](BasicBlock *BB) { return hasBoundedMark(*BB); });
 }
 
+/// The work of one iteration of L at most (StraightLine.h units): every block's
+/// weight once, a charged inner loop's blocks times the cap (its count at most).
+static uint64_t iterationWork(const Loop &L, uint64_t Cap) {
+  uint64_t W = 0;
+  for (BasicBlock *BB : L.blocks()) {
+    uint64_t B = 0;
+    for (Instruction &I : *BB)
+      B += straightWeight(I);
+    bool Inner = any_of(L.getSubLoops(), [&](const Loop *Sub) { return Sub->contains(BB); });
+    W += Inner ? B * Cap : B;
+  }
+  return std::max<uint64_t>(W, 1);
+}
+
 void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSite> &Charges) {
   if (CapShift == 0)
     return;
-  const uint64_t Cap = uint64_t(1) << CapShift;
+  const uint64_t MaxCap = uint64_t(1) << CapShift;
+  // R4-F1/R5-F7: willreturn or mustprogress (-O2 infers willreturn again after
+  // atoll-strip-facts) make ScalarEvolution assume every loop ends. Dropped here,
+  // right before counting; if either is still there, nothing is charged.
   F.removeFnAttr(Attribute::MustProgress);
+  F.removeFnAttr(Attribute::WillReturn);
+  if (F.mustProgress() || F.willReturn())
+    return;
   TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
   TargetLibraryInfo TLI(TLII, &F);
   SmallPtrSet<BasicBlock *, 16> Seen; // headers looked at (originals and copies)
@@ -375,6 +400,11 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
     BasicBlock *PH = L->getLoopPreheader();
     if (!PH || !L->hasDedicatedExits() ||
         any_of(L->blocks(), [](BasicBlock *BB) { return !isa<BranchInst, SwitchInst>(BB->getTerminator()); }))
+      continue;
+    // R5-F1: the charge bounds iterations, the time between polls needs work: a loop
+    // is charged for at most ChargeWork / (work of one iteration) iterations.
+    const uint64_t Cap = std::min(MaxCap, ChargeWork / iterationWork(*L, MaxCap));
+    if (Cap < 2)
       continue;
     // Screen with the tenant's flags (cheap), then drop them and ask again.
     bool Candidate;
