@@ -338,15 +338,23 @@ bool isChargedCycle(const CycleInfo::CycleT &C) {
 }
 
 /// The work of one iteration of L at most (StraightLine.h units): every block's
-/// weight once, a charged inner loop's blocks times the cap (its count at most).
-static uint64_t iterationWork(const Loop &L, uint64_t Cap) {
+/// weight once, and each inner loop's work times its charge (a constant charge, or
+/// the cap for any other: the count of a charged loop is at most its charge).
+static uint64_t iterationWork(const Loop &L, ArrayRef<ChargeSite> Charges, uint64_t Cap) {
   uint64_t W = 0;
   for (BasicBlock *BB : L.blocks()) {
-    uint64_t B = 0;
+    if (any_of(L.getSubLoops(), [&](const Loop *Sub) { return Sub->contains(BB); }))
+      continue;
     for (Instruction &I : *BB)
-      B += straightWeight(I);
-    bool Inner = any_of(L.getSubLoops(), [&](const Loop *Sub) { return Sub->contains(BB); });
-    W += Inner ? B * Cap : B;
+      W += straightWeight(I);
+  }
+  for (const Loop *Sub : L.getSubLoops()) {
+    uint64_t Times = Cap;
+    for (const ChargeSite &CS : Charges)
+      if (CS.Block == Sub->getLoopPreheader())
+        if (auto *C = dyn_cast<ConstantInt>(CS.Amount))
+          Times = C->getZExtValue();
+    W += Times * iterationWork(*Sub, Charges, Cap);
   }
   return std::max<uint64_t>(W, 1);
 }
@@ -403,7 +411,7 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
       continue;
     // R5-F1: the charge bounds iterations, the time between polls needs work: a loop
     // is charged for at most ChargeWork / (work of one iteration) iterations.
-    const uint64_t Cap = std::min(MaxCap, ChargeWork / iterationWork(*L, MaxCap));
+    const uint64_t Cap = std::min(MaxCap, ChargeWork / iterationWork(*L, Charges, MaxCap));
     if (Cap < 2)
       continue;
     // Screen with the tenant's flags (cheap), then drop them and ask again.
