@@ -687,6 +687,18 @@ std::vector<Attack> buildAttacks() {
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "(the pipeline is not wedged) with the victim intact";
   };
+  // R5-F1: a charged loop of 4000 x 160 same-address atomics inside a spin, every SM
+  // full: charged, a poll came every 640,000 contended atomics (seconds).
+  {
+    Attack &a = add(contained("charged_atomics", "timeout", "charged_atomics",
+                              "R5-F1: a wait around a 4000-iteration loop of 160 same-address "
+                              "atomics, 1056 x 256 threads (the loop must not be charged)",
+                              {L("charged_atomics", {atkA(), atkB()}, {1056}, {256})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  }
   // R4-F1: willreturn made ScalarEvolution count i != n (step 2) as finite; for odd n
   // the unchecked copy never ended. willreturn is stripped now: the loop polls.
   {
