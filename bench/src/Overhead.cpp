@@ -19,6 +19,11 @@
 //               mask-raw / mask-nocheck-raw is the checks' cost;
 //   mask-fuel-raw  the mask-raw PTX with a fuel budget (2^62) in its control block:
 //               the cost of fuel accounting (the same code; only the budget differs).
+//   mask-nounroll-raw  (diagnostic) the mask-raw PTX with a module-level
+//               `.pragma "nounroll"`: ptxas unrolls the unchecked copies of charged
+//               loops where it leaves the same loop of the unchecked build alone
+//               (pointer_chase: 640 SASS instructions vs 104); this variant says how
+//               much of the checks' cost is that unrolling, not the checks.
 // One timed "run" is R back-to-back launches, R calibrated so that a native run takes
 // at least ~1-2 ms; variants are interleaved run by run (cancels clock drift); the
 // median of >= 20 runs per variant is reported, and the ratio variant/native.
@@ -69,6 +74,19 @@ struct Variant {
   bool available = true;
   std::string unavailable;
 };
+
+/// The PTX with `.pragma "nounroll"` at module level (after .address_size): ptxas
+/// unrolls no loop of it. Only for the diagnostic variant (the runtime's PTX
+/// validator refuses any pragma in tenant PTX; the benchmark loads this one itself).
+std::string withoutPtxasUnrolling(const std::string &ptx) {
+  const std::string key = ".address_size 64\n";
+  size_t p = ptx.find(key);
+  if (p == std::string::npos)
+    return ptx;
+  std::string out = ptx;
+  out.insert(p + key.size(), ".pragma \"nounroll\";\n");
+  return out;
+}
 
 size_t countOf(const std::string &text, const std::string &needle) {
   size_t n = 0;
@@ -338,13 +356,18 @@ void runOverhead(Context &ctx) {
           fuel.fuel = true;
           fuel.module = std::make_unique<PtxModule>(gpu, app->ptx(), c.name + " (fuel)");
           fuel.fn = fuel.module->function(c.name);
-          nocheck.available = fuel.available = raw.available;
-          nocheck.unavailable = fuel.unavailable = raw.unavailable;
+          Variant nounroll{"mask-nounroll-raw", Path::Raw, mode, "cuda-events"};
+          nounroll.ptx = withoutPtxasUnrolling(app->ptx());
+          nounroll.module = std::make_unique<PtxModule>(gpu, nounroll.ptx, c.name + " (nounroll)");
+          nounroll.fn = nounroll.module->function(c.name);
+          nocheck.available = fuel.available = nounroll.available = raw.available;
+          nocheck.unavailable = fuel.unavailable = nounroll.unavailable = raw.unavailable;
           std::ofstream(ptxDir / (c.name + ".mask-nocheck.ptx")) << nocheck.ptx;
           variants.push_back(std::move(v));
           variants.push_back(std::move(raw));
           variants.push_back(std::move(nocheck));
           variants.push_back(std::move(fuel));
+          variants.push_back(std::move(nounroll));
           continue;
         }
         variants.push_back(std::move(v));
@@ -622,7 +645,7 @@ void runOverhead(Context &ctx) {
   // Summary per variant: geometric mean and maximum of the ratios.
   Json &sum = out["summary"];
   for (const char *id : {"mask", "modulo", "mask-raw", "modulo-raw", "native-arena",
-                         "mask-nocheck-raw", "mask-fuel-raw"}) {
+                         "mask-nocheck-raw", "mask-fuel-raw", "mask-nounroll-raw"}) {
     const auto &list = ratiosByVariant[id];
     if (list.empty())
       continue;
@@ -692,9 +715,11 @@ void runOverhead(Context &ctx) {
   // The preemption checks' cost: mask-raw over mask-nocheck-raw, and fuel's over that,
   // per kernel (same timing method, same run).
   {
-    std::map<std::string, double> nocheck, fuel;
+    std::map<std::string, double> nocheck, fuel, nounroll;
     for (const auto &[name, r] : ratiosByVariant["mask-nocheck-raw"])
       nocheck[name] = r;
+    for (const auto &[name, r] : ratiosByVariant["mask-nounroll-raw"])
+      nounroll[name] = r;
     for (const auto &[name, r] : ratiosByVariant["mask-fuel-raw"])
       fuel[name] = r;
     std::vector<double> cost, fuelCost;
@@ -719,10 +744,15 @@ void runOverhead(Context &ctx) {
         pj["kernels"][name]["checks_with_fuel"] = withFuel;
         worstFuel = std::max(worstFuel, withFuel);
       }
+      double noUnroll = NAN; // diagnostic: the checked PTX without ptxas unrolling
+      if (auto u = nounroll.find(name); u != nounroll.end()) {
+        noUnroll = u->second / n->second;
+        pj["kernels"][name]["checks_nounroll"] = noUnroll;
+      }
       // Per kernel, against the same run's unchecked PTX (and so against native).
-      log("preemption %-16s checks %.4fx, checks with fuel %.4fx (vs native: nocheck %.3f, "
-          "checks %.3f)",
-          name.c_str(), c, withFuel, n->second, r);
+      log("preemption %-16s checks %.4fx, checks with fuel %.4fx, checks without ptxas "
+          "unrolling %.4fx (vs native: nocheck %.3f, checks %.3f)",
+          name.c_str(), c, withFuel, noUnroll, n->second, r);
       res.row("overhead", name, "preempt-checks", "ratio", c, "x");
       res.row("overhead", name, "preempt-checks-fuel", "ratio", withFuel, "x");
     }

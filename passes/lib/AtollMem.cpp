@@ -324,11 +324,17 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     // Memory intrinsics become IR loops first (over the confined pointers and cut
     // length), so that their loops take checks like any other.
     Value *Control = NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX);
+    // The frame the zero-init will clear (R5-F2: a big one makes the kernel poll at entry).
+    uint64_t FrameBytes = 0;
+    for (Instruction &I : NewF->getEntryBlock())
+      if (auto *AI = dyn_cast<AllocaInst>(&I))
+        if (auto Size = AI->getAllocationSize(M.getDataLayout()); Size && !Size->isScalable())
+          FrameBytes += Size->getFixedValue();
     if (Opts.Preempt &&
         (!expandMemIntrinsicLoops(*NewF, Refuse) ||
-         !insertPreemptionChecks(*NewF, Control, PreemptOptions{Opts.Preempt, Opts.PollShift},
-                                 Refuse) ||
-         !verifyPreemptionChecks(*NewF, Control, Refuse)))
+         !insertPreemptionChecks(*NewF, Control,
+                                 PreemptOptions{Opts.Preempt, Opts.PollShift, FrameBytes}, Refuse) ||
+         !verifyPreemptionChecks(*NewF, Control, Refuse, FrameBytes)))
       continue;
     // The entry poll split the entry block: re-anchor the entry builder on its
     // terminator's (new) block for the zero-init.

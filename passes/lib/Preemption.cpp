@@ -23,6 +23,7 @@
 #include "Preemption.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/StraightLine.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
@@ -57,6 +58,14 @@ static cl::opt<bool> TestSkipFirstCheck("atoll-test-skip-first-preempt-check", c
                                         cl::desc("testing only: leave one cycle unchecked"));
 static cl::opt<bool> TestSkipSleepPolls("atoll-test-skip-sleep-polls", cl::Hidden,
                                         cl::desc("testing only: no poll before nanosleeps"));
+static cl::opt<bool> TestSkipEntryPoll("atoll-test-skip-entry-poll", cl::Hidden,
+                                       cl::desc("testing only: no entry poll for a big frame"));
+static cl::opt<bool> TestSkipStraightPolls("atoll-test-skip-straight-polls", cl::Hidden,
+                                           cl::desc("testing only: no straight-line polls"));
+static cl::opt<uint64_t> StraightBudget(
+    "atoll-preempt-straight-budget", cl::init(Atoll::DefaultStraightBudget), cl::Hidden,
+    cl::desc("atoll-mem: a poll at least every N units of straight-line work (a memory "
+             "access 64, any other instruction 1)"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
                                           cl::desc("testing only: keep memory intrinsics"));
 
@@ -71,6 +80,7 @@ STATISTIC(NumCharges, "Charges of a loop's count in its preheader");
 STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
 STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
 STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
+STATISTIC(NumStraightPolls, "Polls put in straight-line code by its budget");
 STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
 namespace Atoll {
@@ -177,7 +187,15 @@ bool expandMemIntrinsicLoops(Function &F, const RefuseFn &Refuse) {
   return true;
 }
 
-bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse) {
+bool pollsAtEntry(uint64_t FrameBytes) {
+  // The zero-init clears the frame with byte stores (expanded memsets): one memory
+  // access per byte. A prologue longer than the straight-line budget would run whole
+  // in every block that starts after a cancel (R5-F2: 400 KiB took 60 ms per wave).
+  return EntryPoll || FrameBytes * StraightMemoryWeight > StraightBudget;
+}
+
+bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
+                            uint64_t FrameBytes) {
   // A memory intrinsic left here becomes a codegen loop without a check.
   for (Instruction &I : instructions(F))
     if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !smallConstantLength(*MI)) {
@@ -186,7 +204,7 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
              "into a checked loop");
       return false;
     }
-  if (EntryPoll && !isCheckBlock(F.getEntryBlock(), Control)) {
+  if (pollsAtEntry(FrameBytes) && !isCheckBlock(F.getEntryBlock(), Control)) {
     Refuse(F, F.getEntryBlock().getTerminator(), StateSpace::Unknown, AccessKind::Call,
            "internal: the kernel has no cancel poll at entry");
     return false;
@@ -202,6 +220,23 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse)
         return false;
       }
     }
+  // The straight-line budget: no path without a cycle-closing edge runs more than
+  // the budget's work between two polls.
+  Instruction *Over = nullptr;
+  uint64_t Longest = walkStraightRuns(
+      F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
+      [&](Instruction &I, uint64_t Run) {
+        if (Run > StraightBudget && !Over)
+          Over = &I;
+        return false;
+      });
+  if (Over || Longest > StraightBudget) {
+    Refuse(F, Over ? Over : F.getEntryBlock().getTerminator(), StateSpace::Unknown,
+           AccessKind::Call,
+           "internal: a path without loops runs more than " + std::to_string(StraightBudget) +
+               " units of work without a cancel poll");
+    return false;
+  }
   CycleInfo CI;
   CI.compute(F);
   SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
@@ -234,6 +269,42 @@ void markBoundedCycles(Function &F, Value *Control) {
     for (BasicBlock *BB : C->blocks())
       BB->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD, Empty);
   }
+}
+
+/// The straight-line budget (R3-F5 part 2): a poll (cancel only; fuel counts
+/// iterations) right before the instruction at which the work since the last poll,
+/// on some path without a cycle-closing edge, would exceed the budget. Leave is the
+/// kernel's exit block (made here when the checks left none).
+static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave) {
+  if (TestSkipStraightPolls)
+    return;
+  LLVMContext &Ctx = F.getContext();
+  MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
+  Value *CtrlPtr = nullptr;
+  walkStraightRuns(
+      F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
+      [&](Instruction &I, uint64_t Run) {
+        if (Run <= StraightBudget)
+          return false;
+        if (!Leave) {
+          Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
+          ReturnInst::Create(Ctx, Leave);
+        }
+        IRBuilder<> B(&I);
+        if (!CtrlPtr) {
+          BasicBlock &Entry = F.getEntryBlock();
+          IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+          CtrlPtr = EB.CreateIntToPtr(Control, PointerType::get(Ctx, 1), "atoll.ctrl.straight");
+        }
+        LoadInst *W = B.CreateAlignedLoad(Type::getInt32Ty(Ctx), CtrlPtr, Align(4),
+                                          /*isVolatile=*/true, "atoll.cancel");
+        Value *Cancelled = B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled");
+        Instruction *T = SplitBlockAndInsertIfThen(Cancelled, &I, false, Unlikely);
+        T->getParent()->setName("atoll.cancel.straight");
+        ReplaceInstWithInst(T, BranchInst::Create(Leave));
+        ++NumStraightPolls;
+        return true;
+      });
 }
 
 bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &Opts,
@@ -329,7 +400,8 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // Entry poll: a block that starts after a cancel leaves at once, so a cancelled
   // grid drains at the rate blocks start, loop-free kernels included (one volatile
   // load per thread, outside every loop).
-  if (EntryPoll) {
+  const bool AtEntry = pollsAtEntry(Opts.FrameBytes) && !TestSkipEntryPoll;
+  if (AtEntry) {
     Value *Cancelled = PollCancel(EB);
     Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Entry.getTerminator(), false, Unlikely);
     T->getParent()->setName("atoll.cancel.entry");
@@ -352,8 +424,11 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   }
   if (!Counted) {
     FuelOut->eraseFromParent(); // nothing counts fuel
-    if (!EntryPoll && Sleeps.empty()) // loop-free, no entry poll, no sleep: nothing leaves early
+    if (!AtEntry && Sleeps.empty()) { // loop-free, no entry poll, no sleep: nothing leaves early
       Leave->eraseFromParent();
+      Leave = nullptr;
+    }
+    insertStraightPolls(F, Control, Leave);
     return true;
   }
 
@@ -415,6 +490,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
 
   DominatorTree DT(F);
   PromoteMemToReg({Count, Fuel}, DT);
+  insertStraightPolls(F, Control, Leave);
   return true;
 }
 

@@ -16,7 +16,13 @@ constexpr unsigned DefaultChargeShift = 12;
 struct PreemptOptions {
   bool Enabled = true;
   unsigned PollShift = ATOLL_DEFAULT_POLL_SHIFT; // read the cancel word every 2^PollShift edges
+  /// Bytes of the frame the zero-init will clear (byte stores). Above the
+  /// straight-line budget's worth, the kernel polls at entry (R5-F2).
+  uint64_t FrameBytes = 0;
 };
+
+/// True when a kernel whose zero-init clears FrameBytes bytes of frame polls at entry.
+bool pollsAtEntry(uint64_t FrameBytes);
 
 /// A charge: Amount (i32, >= 1) iterations counted before Block's terminator.
 struct ChargeSite {
@@ -55,7 +61,8 @@ bool expandMemIntrinsicLoops(llvm::Function &F, const RefuseFn &Refuse);
 /// cancel word and can leave the cycle on it, the entry block polls, and no memory
 /// intrinsic that codegen would turn into an unchecked loop is left. Returns false
 /// after Refuse (a pass bug must not become an uncancellable kernel).
-bool verifyPreemptionChecks(llvm::Function &F, llvm::Value *Control, const RefuseFn &Refuse);
+bool verifyPreemptionChecks(llvm::Function &F, llvm::Value *Control, const RefuseFn &Refuse,
+                            uint64_t FrameBytes = 0);
 
 /// After the zero-init (whose loops must run to the end: a thread that left half
 /// way would leave other tenants' shared-memory residue to its block): marks the

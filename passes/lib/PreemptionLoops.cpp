@@ -18,6 +18,7 @@
 #include "Preemption.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/StraightLine.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -31,6 +32,8 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PatternMatch.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -58,6 +61,10 @@ namespace {
 /// Slices larger than this are left checked (compile time, not safety).
 constexpr unsigned MaxSlice = 512;
 
+/// A charged loop runs at most this much work (StraightLine.h units: 16384 memory
+/// accesses, or 2^20 other instructions) between the charge's poll and the next.
+constexpr uint64_t ChargeWork = uint64_t(1) << 20;
+
 bool hasBoundedMark(const BasicBlock &BB) {
   return BB.getTerminator() && BB.getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD);
 }
@@ -77,12 +84,46 @@ bool isSimpleCycle(const Loop &L, const CycleInfo &CI) {
          all_of(C->children(), [](const auto *Child) { return isChargedCycle(*Child); });
 }
 
-/// Drops every poison-generating flag (nsw, nuw, exact, inbounds, samesign, ...)
-/// of what the loop's exit conditions are computed from: the backward slice of the
-/// exiting branches' conditions through instructions (the induction variables and
-/// their increments, the bounds), not through memory or calls. The rest of the loop
-/// keeps its flags (strength reduction needs them). False when the slice is too
-/// large or reads undef/poison.
+/// Intrinsics the exit slice continues through: ScalarEvolution models them, and
+/// their only poison facts are the immediates that sliceIntrinsic clears.
+bool throughIntrinsic(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::umin: case Intrinsic::umax: case Intrinsic::smin: case Intrinsic::smax:
+  case Intrinsic::uadd_sat: case Intrinsic::usub_sat: case Intrinsic::sadd_sat:
+  case Intrinsic::ssub_sat: case Intrinsic::abs: case Intrinsic::ctlz: case Intrinsic::cttz:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// An operation whose result is poison (or UB) for some operands, a fact no flag
+/// carries and ValueTracking assumes away: a shift by a run-time amount (poison from
+/// the width on; PTX clamps it), a division or remainder by a run-time divisor (UB
+/// at 0), a float-to-int conversion (poison out of range; PTX saturates). A count
+/// computed through one is not trusted (the loop stays checked).
+bool inherentPoison(const Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::Shl: case Instruction::LShr: case Instruction::AShr:
+  case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem: case Instruction::SRem:
+    return !isa<Constant>(I.getOperand(1));
+  case Instruction::FPToUI: case Instruction::FPToSI:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Drops every poison fact of what the loop's exit conditions are computed from:
+/// the backward slice of the exiting branches' conditions through instructions (the
+/// induction variables and their increments, the bounds) and the intrinsics
+/// throughIntrinsic names, not through memory or other calls. Each loses its
+/// poison-generating flags (nsw, nuw, exact, inbounds, samesign, disjoint, nneg, ...),
+/// metadata and return attributes; llvm.abs/ctlz/cttz become their non-poison forms
+/// (R4-F6: abs(INT_MIN, true) and ctlz(0, true) are poison, and the count trusted
+/// "abs >= 0"). The rest of the loop keeps its flags (strength reduction needs
+/// them). False when the slice is too large, reads undef/poison, or goes through
+/// an operation with a poison fact that cannot be dropped (inherentPoison).
 bool dropLoopFlags(Loop &L) {
   SmallVector<Instruction *, 32> Work;
   SmallPtrSet<Instruction *, 32> Seen;
@@ -94,11 +135,16 @@ bool dropLoopFlags(Loop &L) {
     Instruction *I = Work.pop_back_val();
     if (!Seen.insert(I).second)
       continue;
-    if (Seen.size() > MaxSlice)
+    if (Seen.size() > MaxSlice || inherentPoison(*I))
       return false;
-    I->dropPoisonGeneratingFlags();
-    if (isa<LoadInst, CallBase, AllocaInst>(I))
-      continue;
+    I->dropPoisonGeneratingAnnotations();
+    if (auto *II = dyn_cast<IntrinsicInst>(I); II && throughIntrinsic(II->getIntrinsicID())) {
+      Intrinsic::ID ID = II->getIntrinsicID();
+      if (ID == Intrinsic::abs || ID == Intrinsic::ctlz || ID == Intrinsic::cttz)
+        II->setArgOperand(1, ConstantInt::getFalse(II->getContext()));
+    } else if (isa<LoadInst, CallBase, AllocaInst>(I)) {
+      continue; // an opaque value: ScalarEvolution knows nothing of it
+    }
     for (Value *Op : I->operands()) {
       // undef/poison may be folded to anything before the pass turns it into 0.
       if (isa<UndefValue>(Op))
@@ -107,11 +153,29 @@ bool dropLoopFlags(Loop &L) {
         Work.push_back(OI);
     }
   }
-  // llvm.loop.mustprogress lets ScalarEvolution assume the loop ends.
+  // llvm.loop.mustprogress lets ScalarEvolution assume the loop ends: the loop's
+  // metadata goes, except llvm.loop.unroll.disable (no fact; it becomes ptxas's
+  // `.pragma "nounroll"`, as without the checks: clang's runtime-unroll remainder
+  // loops carry it, and ptxas unrolling them changed the hot loop next to them).
   SmallVector<BasicBlock *, 4> Latches;
   L.getLoopLatches(Latches);
-  for (BasicBlock *BB : Latches)
-    BB->getTerminator()->setMetadata(LLVMContext::MD_loop, nullptr);
+  for (BasicBlock *BB : Latches) {
+    Instruction *T = BB->getTerminator();
+    MDNode *Keep = nullptr;
+    if (MDNode *ID = T->getMetadata(LLVMContext::MD_loop))
+      for (const MDOperand &Op : drop_begin(ID->operands()))
+        if (auto *N = dyn_cast<MDNode>(Op); N && N->getNumOperands() == 1)
+          if (auto *S = dyn_cast<MDString>(N->getOperand(0));
+              S && S->getString() == "llvm.loop.unroll.disable")
+            Keep = N;
+    T->setMetadata(LLVMContext::MD_loop, nullptr);
+    if (Keep) {
+      LLVMContext &Ctx = T->getContext();
+      MDNode *ID = MDNode::getDistinct(Ctx, {nullptr, Keep}); // first operand: itself
+      ID->replaceOperandWith(0, ID);
+      T->setMetadata(LLVMContext::MD_loop, ID);
+    }
+  }
   return true;
 }
 
@@ -133,7 +197,7 @@ std::optional<GridStride> matchGridStride(Loop &L, uint64_t Cap, Instruction *Be
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   if (!Cmp)
     return std::nullopt;
-  ICmpInst::Predicate P = Cmp->getPredicate(); // samesign is a flag: not used
+  ICmpInst::Predicate P = Cmp->getPredicate(); // samesign is a flag: dropped below
   Value *X = Cmp->getOperand(0), *B = Cmp->getOperand(1);
   if (!L.isLoopInvariant(B)) {
     std::swap(X, B);
@@ -158,6 +222,11 @@ std::optional<GridStride> matchGridStride(Loop &L, uint64_t Cap, Instruction *Be
     return std::nullopt;
   auto *Ty = dyn_cast<IntegerType>(X->getType());
   if (!Ty || Ty->getBitWidth() > 32)
+    return std::nullopt;
+  // R4-F5: the guards below prove the copy's values exact in wrapping arithmetic,
+  // in the predicate's signedness only: the tenant's nsw/nuw/samesign on the slice
+  // (true only in the other signedness) would make them poison. Drop them.
+  if (!dropLoopFlags(L))
     return std::nullopt;
   Value *A = Phi->getIncomingValueForBlock(PH);
   // In 64 bits nothing below overflows: |A|, |B|, |S| < 2^32 and Cap <= 2^20.
@@ -268,11 +337,39 @@ bool isChargedCycle(const CycleInfo::CycleT &C) {
   return all_of(C.blocks(), [](BasicBlock *BB) { return hasBoundedMark(*BB); });
 }
 
+/// The work of one iteration of L at most (StraightLine.h units): every block's
+/// weight once, and each inner loop's work times its charge (a constant charge, or
+/// the cap for any other: the count of a charged loop is at most its charge).
+static uint64_t iterationWork(const Loop &L, ArrayRef<ChargeSite> Charges, uint64_t Cap) {
+  uint64_t W = 0;
+  for (BasicBlock *BB : L.blocks()) {
+    if (any_of(L.getSubLoops(), [&](const Loop *Sub) { return Sub->contains(BB); }))
+      continue;
+    for (Instruction &I : *BB)
+      W += straightWeight(I);
+  }
+  for (const Loop *Sub : L.getSubLoops()) {
+    uint64_t Times = Cap;
+    for (const ChargeSite &CS : Charges)
+      if (CS.Block == Sub->getLoopPreheader())
+        if (auto *C = dyn_cast<ConstantInt>(CS.Amount))
+          Times = C->getZExtValue();
+    W += Times * iterationWork(*Sub, Charges, Cap);
+  }
+  return std::max<uint64_t>(W, 1);
+}
+
 void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSite> &Charges) {
   if (CapShift == 0)
     return;
-  const uint64_t Cap = uint64_t(1) << CapShift;
+  const uint64_t MaxCap = uint64_t(1) << CapShift;
+  // R4-F1/R5-F7: willreturn or mustprogress (-O2 infers willreturn again after
+  // atoll-strip-facts) make ScalarEvolution assume every loop ends. Dropped here,
+  // right before counting; if either is still there, nothing is charged.
   F.removeFnAttr(Attribute::MustProgress);
+  F.removeFnAttr(Attribute::WillReturn);
+  if (F.mustProgress() || F.willReturn())
+    return;
   TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
   TargetLibraryInfo TLI(TLII, &F);
   SmallPtrSet<BasicBlock *, 16> Seen; // headers looked at (originals and copies)
@@ -311,6 +408,11 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
     BasicBlock *PH = L->getLoopPreheader();
     if (!PH || !L->hasDedicatedExits() ||
         any_of(L->blocks(), [](BasicBlock *BB) { return !isa<BranchInst, SwitchInst>(BB->getTerminator()); }))
+      continue;
+    // R5-F1: the charge bounds iterations, the time between polls needs work: a loop
+    // is charged for at most ChargeWork / (work of one iteration) iterations.
+    const uint64_t Cap = std::min(MaxCap, ChargeWork / iterationWork(*L, Charges, MaxCap));
+    if (Cap < 2)
       continue;
     // Screen with the tenant's flags (cheap), then drop them and ask again.
     bool Candidate;

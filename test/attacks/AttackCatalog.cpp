@@ -653,6 +653,19 @@ std::vector<Attack> buildAttacks() {
   neverEnds("straight_sleep", "straight_sleep",
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
+  // R3-F5 part 2: loop-free, 1024 dependent loads per thread, 2^23 blocks of 32 threads
+  // (seconds in all): the straight-line polls end every chain within 256 accesses of
+  // the cancel, so the rest of the grid drains within the cancel deadline.
+  {
+    Attack &a = add(contained("straight_chase", "timeout", "straight_chase",
+                              "R3-F5: no loop, 1024 dependent global loads per thread, 2^23 "
+                              "blocks x 32 threads (a poll at least every 256 accesses)",
+                              {L("straight_chase", {atkA(), atkB()}, {1u << 23}, {32})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  }
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
             {256});
@@ -674,6 +687,30 @@ std::vector<Attack> buildAttacks() {
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "(the pipeline is not wedged) with the victim intact";
   };
+  // R5-F1: a charged loop of 4000 x 160 same-address atomics inside a spin, every SM
+  // full: charged, a poll came every 640,000 contended atomics (seconds).
+  {
+    Attack &a = add(contained("charged_atomics", "timeout", "charged_atomics",
+                              "R5-F1: a wait around a 4000-iteration loop of 160 same-address "
+                              "atomics, 1056 x 256 threads (the loop must not be charged)",
+                              {L("charged_atomics", {atkA(), atkB()}, {1056}, {256})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  }
+  // R4-F1: willreturn made ScalarEvolution count i != n (step 2) as finite; for odd n
+  // the unchecked copy never ended. willreturn is stripped now: the loop polls.
+  {
+    Attack &a = add(contained("willreturn_forever", "timeout", "willreturn_forever",
+                              "R4-F1: a willreturn kernel, i += 2 until i == 7 (never): "
+                              "must keep its poll",
+                              {L("willreturn_forever", {atkA(), u32(7)}, {1}, {32})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "(the pipeline is not wedged) with the victim intact";
+  }
   neverEndsIn("spin_memset_runtime_length", "memset_forever", "memset_forever",
               "every thread memsets 2^64-1 bytes (cut to the arena window) byte by byte, "
               "1056 blocks x 256 threads",

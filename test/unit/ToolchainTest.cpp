@@ -6,6 +6,7 @@
 #include "ptx/PtxValidator.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/StraightLine.h"
 #include "atoll/passes/HardeningReport.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -996,4 +997,45 @@ latch:
   ASSERT_TRUE(FO);
   EXPECT_NE(FO->Message.find("a cycle (header 'loop') has no preemption check"), std::string::npos)
       << FO->Message;
+}
+
+// R3-F5 part 2: a loop-free path longer than twice the straight-line budget without
+// a poll is refused after code generation; the same path with a poll in the middle
+// passes.
+TEST(ToolchainFinal, StraightLineBudgetAfterCodegen) {
+  const uint64_t Loads = 2 * Atoll::DefaultStraightBudget / Atoll::StraightMemoryWeight + 8;
+  auto Kernel = [&](bool PollHalfWay) {
+    std::string Body;
+    for (uint64_t I = 0; I < Loads; ++I) {
+      if (PollHalfWay && I == Loads / 2)
+        Body += "  %c = inttoptr i64 %__atoll_control to ptr addrspace(1)\n"
+                "  %w = load volatile i32, ptr addrspace(1) %c, align 4\n"
+                "  %s = icmp ne i32 %w, 0\n"
+                "  br i1 %s, label %done, label %rest\nrest:\n";
+      Body += "  %v" + std::to_string(I) + " = load volatile i32, ptr %p, align 4\n";
+    }
+    return withHeader(R"(
+define ptx_kernel void @k(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0 {
+entry:
+)" + Body + R"(  br label %done
+done:
+  ret void
+}
+attributes #0 = { "atoll-hardened"="mask-based" }
+)");
+  };
+  LLVMContext Ctx;
+  auto Bad = parse(Kernel(false), Ctx);
+  ASSERT_TRUE(!!Bad) << toString(Bad.takeError());
+  auto F = failureOf(checkCyclesPolled(**Bad));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("kernel 'k': a path without loops (block 'entry') runs more than " +
+                            std::to_string(2 * Atoll::DefaultStraightBudget) +
+                            " units of work without a cancel poll after code generation"),
+            std::string::npos)
+      << F->Message;
+  auto Good = parse(Kernel(true), Ctx);
+  ASSERT_TRUE(!!Good) << toString(Good.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Good)));
 }

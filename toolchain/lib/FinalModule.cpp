@@ -6,6 +6,7 @@
 #include "ToolchainInternal.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/StraightLine.h"
 #include "ptx/PtxValidator.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -138,6 +139,25 @@ Error checkCyclesPolled(Module &M) {
                              "') has no preemption check after code generation (a bug in "
                              "the AToLL passes)");
     }
+    // The straight-line budget (R3-F5): atoll-mem polls at least every
+    // DefaultStraightBudget units; twice that leaves room for the backend's IR passes
+    // moving an access across a poll, and still refuses a path the pass left unpolled.
+    const Instruction *Over = nullptr;
+    uint64_t Longest = walkStraightRuns(
+        F, [&](const Instruction &I) { return readsControl(I, Control); },
+        [&](Instruction &I, uint64_t Run) {
+          if (Run > 2 * DefaultStraightBudget && !Over)
+            Over = &I;
+          return false;
+        });
+    if (Over || Longest > 2 * DefaultStraightBudget)
+      return makeError(FailureKind::CompileError,
+                       "kernel '" + F.getName() + "': a path without loops (block '" +
+                           (Over ? Over->getParent() : &F.getEntryBlock())->getName() +
+                           "') runs more than " +
+                           Twine(2 * DefaultStraightBudget) +
+                           " units of work without a cancel poll after code generation (a "
+                           "bug in the AToLL passes)");
   }
   return Error::success();
 }
