@@ -12,6 +12,7 @@ with the code).
   scripts/mutate-passes.py --build-dir build                  # every mutant
   scripts/mutate-passes.py --only arena-mask,proof-end        # some
   scripts/mutate-passes.py --list
+  scripts/mutate-passes.py --check    # only: every mutant still matches the code (CI)
   scripts/mutate-passes.py --output test/passes/mutation-results.txt
 
 The source is restored even on Ctrl-C (and `git diff passes/` shows nothing
@@ -85,7 +86,7 @@ MUTANTS = [
      ";",
      "the byte tail of the shared window is not zeroed"),
     ("zero-shared-barrier", "Confinement.cpp",
-     "DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {DB.getInt32(0)});",
+     "DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {DB.getInt32(0)});",
      ";",
      "no barrier between the shared zeroing and the tenant's code"),
     # Length cuts (KernelRewrite.cpp, AccessCollection.cpp).
@@ -156,9 +157,108 @@ MUTANTS = [
      "  if (false)\n    return refusal(",
      "an unknown intrinsic with pointer operands is allowed"),
     ("sync-mask", "SyncPolicy.cpp",
-     'CB.setArgOperand(Idx, B.CreateOr(B.CreateFreeze(Mask), Self, "atoll.warp.mask"));',
-     "(void)Self;",
+     "CB.setArgOperand(Idx, Named);",
+     "(void)Named;",
      "warp member masks are not confined"),
+    ("sync-mask-self", "SyncPolicy.cpp",
+     "Value *Mine = B.CreateAnd(B.CreateOr(B.CreateFreeze(Mask), Self), Active);",
+     "Value *Mine = B.CreateAnd(B.CreateFreeze(Mask), Active); (void)Self;",
+     "a warp member mask may leave out the executing lane (R3-F1)"),
+    ("sync-mask-active", "SyncPolicy.cpp",
+     "Value *Mine = B.CreateAnd(B.CreateOr(B.CreateFreeze(Mask), Self), Active);",
+     "Value *Mine = B.CreateOr(B.CreateFreeze(Mask), Self);",
+     "a warp member mask may name lanes that are not active (R3-F1)"),
+    ("sync-mask-match", "SyncPolicy.cpp",
+     "Named = B.CreateIntrinsic(Intrinsic::nvvm_match_any_sync_i32, {}, {Active, Mine});",
+     "Named = Mine;",
+     "lanes may disagree on the mask (no match.any partition, R3-F1)"),
+    ("sync-mask-freeze", "SyncPolicy.cpp",
+     "B.CreateOr(B.CreateFreeze(Mask), Self)",
+     "B.CreateOr(Mask, Self)",
+     "an undef/poison warp mask reaches the confinement unfrozen"),
+    # Warp-collective .aligned instructions (R3-F1b): the table column and the guard.
+    ("collective-column", "IntrinsicTable.cpp",
+     "  R.AlignedWarpCollective = true;\n",
+     "",
+     "ldmatrix/stmatrix lose the table's AlignedWarpCollective column (no guard)"),
+    ("collective-guard", "SyncPolicy.cpp",
+     'Value *Whole = B.CreateICmpEQ(Active, B.getInt32(-1), "atoll.warp.whole");',
+     'Value *Whole = B.CreateICmpEQ(Active, Active, "atoll.warp.whole");',
+     "a warp collective runs with part of the warp (R3-F1b)"),
+    ("collective-zero", "SyncPolicy.cpp",
+     "Phi->addIncoming(Constant::getNullValue(CB.getType()), cast<Instruction>(Whole)->getParent());",
+     "Phi->addIncoming(PoisonValue::get(CB.getType()), cast<Instruction>(Whole)->getParent());",
+     "a skipped ldmatrix gives poison, not zeros"),
+    # R2-F5: every clamp reads a frozen value.
+    ("freeze-arena", "Confinement.cpp",
+     'Addr = freezeForClamp(B, Addr, "atoll.addr.fr");',
+     ";",
+     "arena clamps read an unfrozen (maybe undef) address"),
+    ("freeze-shared-window", "Confinement.cpp",
+     'SharedAddr = freezeForClamp(B, SharedAddr, "atoll.smem.addr.fr");',
+     ";",
+     "shared-window clamps read an unfrozen (maybe undef) address"),
+    ("freeze-space-test", "Confinement.cpp",
+     'Ptr = freezeForClamp(B, Ptr, "atoll.ptr.fr");',
+     ";",
+     "the space test and its two clamps may see different values of an undef pointer"),
+    ("freeze-len", "KernelRewrite.cpp",
+     'Len = freezeForClamp(B, B.CreateZExtOrTrunc(MI->getLength(), I64), "atoll.len.fr");',
+     "Len = B.CreateZExtOrTrunc(MI->getLength(), I64);",
+     "memcpy/memset length cuts read an unfrozen (maybe undef) length"),
+    ("freeze-window-test", "KernelRewrite.cpp",
+     "        I.setOperand(Op.OpIdx, P);\n",
+     "",
+     "a copy's window test and its confinement read two freezes of one pointer"),
+    # The frame limit (R5-F4).
+    ("local-frame-limit", "KernelAnalysis.cpp",
+     "  if (FrameBytes > Opts.MaxLocalBytes)",
+     "  if (false)",
+     "a kernel's stack frame is not bounded"),
+    # Facts a tenant promises (StripFacts.cpp, R4-F1).
+    ("strip-willreturn-fn", "StripFacts.cpp",
+     "          F.removeFnAttr(K);",
+     "          (void)K;",
+     "willreturn/mustprogress stay on functions"),
+    ("strip-willreturn-call", "StripFacts.cpp",
+     "              CB->removeFnAttr(K);",
+     "              (void)K;",
+     "willreturn/mustprogress stay on call sites"),
+    ("strip-assume", "StripFacts.cpp",
+     "        II->eraseFromParent(); // and its operand bundles",
+     "        continue; // and its operand bundles",
+     "llvm.assume (and its bundles) stays"),
+    # Rules that mirror the PTX validator's refusals.
+    ("refuse-cluster-sreg", "IntrinsicTable.cpp",
+     "{nvvm_read_ptx_sreg_clusterid_x, syncRefuse(WhyClusterSreg)},",
+     "{nvvm_read_ptx_sreg_clusterid_x, sync(SyncOperands::None)},",
+     "%clusterid.x is allowed (the PTX validator refuses it)"),
+    ("refuse-elect-sync", "IntrinsicTable.cpp",
+     "{nvvm_elect_sync, syncRefuse(WhyElectSync)},",
+     "{nvvm_elect_sync, sync(SyncOperands::MaskArg0)},",
+     "elect.sync is allowed (the PTX validator refuses it)"),
+    # Preemption (Preemption.cpp). Helper code there changes often: re-run these
+    # after a change to Preemption*.cpp, and update their text with the code.
+    ("preempt-sleep-poll", "Preemption.cpp",
+     "    if (isNanosleep(I) && !TestSkipSleepPolls)\n      Sleeps.push_back(&I);",
+     "    if (false)\n      Sleeps.push_back(&I);",
+     "no cancel poll before a nanosleep (R3-F5)"),
+    ("preempt-sleep-selfcheck", "Preemption.cpp",
+     "      if (&*BB->getFirstNonPHIOrDbg() != &I || !Pred || !isCheckBlock(*Pred, Control)) {",
+     "      if (false) {",
+     "the self-check accepts a nanosleep without a poll"),
+    ("preempt-cycle-selfcheck", "Preemption.cpp",
+     "    if (!Checked && !isChargedCycle(*C)) {",
+     "    if (false) {",
+     "the self-check accepts a cycle without a preemption check"),
+    ("preempt-backedge", "Preemption.cpp",
+     "    CountedCheck(Term, ConstantInt::get(I32, 1));\n  }",
+     "    (void)Term;\n  }",
+     "back edges are not counted (no periodic check)"),
+    ("preempt-eager", "Preemption.cpp",
+     "    if (S.Eager) {",
+     "    if (false) {",
+     "wait loops (sleep, volatile polls) lose their poll on every iteration"),
     ("sync-barrier", "SyncPolicy.cpp",
      "    CB.setCalledFunction(Sync);\n    CB.setArgOperand(0, B.getInt32(0));",
      "    (void)Sync;",
@@ -194,8 +294,12 @@ def lit_command(build_dir):
     return [sys.executable, "/usr/lib/llvm-22/build/utils/lit/lit.py"]
 
 
-def failing_tests(build_dir, jobs):
+def failing_tests(build_dir, jobs, plugin_only=False):
     cmd = lit_command(build_dir) + ["-q", "-j", str(jobs), os.path.join(build_dir, "test", "passes")]
+    if plugin_only:
+        # atoll-harden links the passes statically: without its relink its tests
+        # run unmutated code and cannot fail.
+        cmd += ["--filter-out", "atoll-harden/"]
     p = run(cmd)
     out = p.stdout + p.stderr
     failed = sorted(set(re.findall(r"^\s+AToLL :: (\S+)$", out, re.M)))
@@ -213,6 +317,8 @@ def main():
     ap.add_argument("--build-dir", default="build")
     ap.add_argument("--only", help="comma-separated mutant names")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every mutant's text occurs once in passes/lib (no build)")
     ap.add_argument("--min-failures", type=int, default=3)
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--output", help="also write the results here")
@@ -228,23 +334,30 @@ def main():
         unknown = names - {m[0] for m in MUTANTS}
         if unknown:
             sys.exit(f"unknown mutants: {', '.join(sorted(unknown))}")
-        mutants = [m for m in MUTANTS if m[0] in names]
+        order = args.only.split(",")  # in the order given
+        mutants = sorted((m for m in MUTANTS if m[0] in names), key=lambda m: order.index(m[0]))
     if args.list:
         for name, f, _, _, why in mutants:
-            print(f"{name:22} {f:22} {why}")
+            print(f"{name:24} {f:22} {why}")
         return 0
 
     # Every mutant must still match the code exactly once.
+    stale = []
     for name, f, old, _, _ in mutants:
         n = open(os.path.join(ROOT, "passes", "lib", f)).read().count(old)
         if n != 1:
-            sys.exit(f"mutant {name}: its text occurs {n} times in passes/lib/{f} (update the mutant)")
+            stale.append(f"mutant {name}: its text occurs {n} times in passes/lib/{f} (update the mutant)")
+    if stale:
+        sys.exit("\n".join(stale))
+    if args.check:
+        print(f"{len(mutants)} mutants, each matching passes/lib exactly once")
+        return 0
 
     build_dir = os.path.abspath(os.path.join(ROOT, args.build_dir))
     ok, log = build(build_dir, args.plugin_only)
     if not ok:
         sys.exit("the unmutated build fails:\n" + log)
-    base_failed, _ = failing_tests(build_dir, args.jobs) if not args.no_baseline else ([], "")
+    base_failed, _ = failing_tests(build_dir, args.jobs, args.plugin_only) if not args.no_baseline else ([], "")
     if base_failed:
         sys.exit("lit fails without a mutant: " + ", ".join(base_failed))
 
@@ -253,11 +366,13 @@ def main():
         path = os.path.join(ROOT, "passes", "lib", f)
         original = open(path).read()
         t0 = time.time()
+        t_lit = t0
         try:
             with open(path, "w") as fh:
                 fh.write(original.replace(old, new, 1))
             ok, log = build(build_dir, args.plugin_only)
-            failed, _ = failing_tests(build_dir, args.jobs) if ok else ([], "")
+            t_lit = time.time()
+            failed, _ = failing_tests(build_dir, args.jobs, args.plugin_only) if ok else ([], "")
         finally:
             with open(path, "w") as fh:
                 fh.write(original)
@@ -269,20 +384,31 @@ def main():
         else:
             verdict = "SURVIVED"
             survivors.append(name)
-        line = (f"{name:22} {verdict:12} {len(failed):3} failing  {time.time() - t0:5.0f} s  "
-                f"({why}): {' '.join(failed[:8])}{' ...' if len(failed) > 8 else ''}")
+        t1 = time.time()
+        line = (f"{name:24} {verdict:12} {len(failed):3} failing  {t1 - t0:4.0f} s "
+                f"(build {t_lit - t0:3.0f} s, lit {t1 - t_lit:3.0f} s)  ({why}): "
+                f"{' '.join(failed[:8])}{' ...' if len(failed) > 8 else ''}")
         print(line, flush=True)
         lines.append(line)
+        if args.output:  # written as it goes: a long run keeps what it measured
+            write_results(args, lines, f"{len(lines)} of {len(mutants)} mutants run so far")
     build(build_dir, args.plugin_only)  # leave the unmutated plugin built
     total = time.time() - start
     summary = (f"{len(mutants) - len(survivors)} of {len(mutants)} mutants killed by >= "
                f"{args.min_failures} lit tests; {total / 60:.1f} min")
     print(summary)
     if args.output:
-        with open(os.path.join(ROOT, args.output) if not os.path.isabs(args.output) else args.output, "w") as fh:
-            fh.write("# scripts/mutate-passes.py results (mutant, verdict, failing lit tests, time)\n")
-            fh.write("\n".join(lines) + "\n" + summary + "\n")
+        write_results(args, lines, summary)
     return 1 if survivors else 0
+
+
+def write_results(args, lines, summary):
+    path = args.output if os.path.isabs(args.output) else os.path.join(ROOT, args.output)
+    with open(path, "w") as fh:
+        fh.write("# scripts/mutate-passes.py results (mutant, verdict, failing lit tests, time)\n")
+        fh.write(f"# {time.strftime('%Y-%m-%d', time.gmtime())}, "
+                 f"{'--plugin-only (atoll-harden tests not run)' if args.plugin_only else 'plugin and atoll-harden rebuilt'}\n")
+        fh.write("\n".join(lines) + "\n" + summary + "\n")
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def run(cmd, **kw):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", default="build")
-    ap.add_argument("--only", choices=["lit", "ctest"], help="run one runner only")
+    ap.add_argument("--only", choices=["lit", "ctest", "mutants"], help="run one runner only")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args()
     build = os.path.abspath(args.build_dir)
@@ -74,6 +74,17 @@ def main():
         print("== lit: pass and CLI tests ==", flush=True)
         rcs.append(run([lit, "-q", "-j", str(args.jobs), "--xunit-xml-output", lit_xml,
                         os.path.join(build, "test", "passes")]))
+    if args.only in (None, "mutants"):
+        # The mutation check itself rebuilds the plugin once per mutant (1.5 to 5
+        # minutes each here): too slow for every run. Its cheap half runs always:
+        # every mutant must still match the code it mutates (docs/passes.md).
+        print("== mutants: every mutant matches passes/lib ==", flush=True)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        mut_rc = run([sys.executable, os.path.join(root, "scripts", "mutate-passes.py"), "--check"])
+        rcs.append(mut_rc)
+        mutants_case = ("mutants", "", "mutate-passes --check",
+                        "passed" if mut_rc == 0 else "failed",
+                        "" if mut_rc == 0 else "a mutant no longer matches passes/lib")
     if args.only in (None, "ctest"):
         print("== ctest: unit and GPU tests ==", flush=True)
         rcs.append(run(["ctest", "--test-dir", build, "-j", str(args.jobs),
@@ -81,6 +92,8 @@ def main():
 
     cases = [("lit",) + c for c in junit_cases(lit_xml)]
     cases += [("ctest",) + c for c in junit_cases(ctest_xml)]
+    if args.only in (None, "mutants"):
+        cases.append(mutants_case)
     passed = sum(1 for c in cases if c[3] == "passed")
     failed = [c for c in cases if c[3] == "failed"]
     skipped = [c for c in cases if c[3] == "skipped"]

@@ -109,6 +109,14 @@ typedef struct atoll_control_block {
  * every edge. */
 #define ATOLL_DEFAULT_POLL_SHIFT 6u
 
+/* Per-thread local memory (stack frame) a hardened kernel may use (R5-F4). The
+ * driver reserves local memory for every resident thread of the device, outside
+ * every arena and budget (bytes x 2048 threads x 132 SMs on an H200: 16 KiB is
+ * 4.3 GiB), and grows that reservation, waiting for running kernels, when a
+ * kernel needs more. atoll-mem refuses a larger frame (max-local-bytes=) and the
+ * PTX validator a larger .local depot, so codegen's own temporaries count too. */
+#define ATOLL_DEFAULT_MAX_LOCAL_BYTES (16u * 1024u)
+
 #ifdef __cplusplus
 static_assert(sizeof(atoll_arena_descriptor) ==
                   ATOLL_HIDDEN_PARAM_COUNT * ATOLL_HIDDEN_PARAM_BYTES,

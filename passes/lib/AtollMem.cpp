@@ -42,10 +42,16 @@ static cl::opt<bool> PreemptFlag("atoll-preempt", cl::init(true),
 static cl::opt<unsigned> PollShiftFlag(
     "atoll-poll-shift", cl::init(ATOLL_DEFAULT_POLL_SHIFT),
     cl::desc("atoll-mem: the cancel word is read every 2^K edges (0..20)"));
+static cl::opt<unsigned> MaxLocalBytesFlag(
+    "atoll-max-local-bytes", cl::init(ATOLL_DEFAULT_MAX_LOCAL_BYTES),
+    cl::desc("atoll-mem: largest stack frame per thread in bytes (1..524288)"));
 static cl::opt<bool> VerboseFlag("atoll-verbose", cl::init(false),
                                  cl::desc("atoll-mem: print one line per memory access"));
 static cl::opt<bool> SummarizeFlag("atoll-summarize", cl::init(false),
                                    cl::desc("atoll-mem: print the summary table"));
+
+/// sm_90's per-thread local memory.
+constexpr uint64_t MaxLocalBytesLimit = 512 * 1024;
 
 const char *clampingModeName(ClampingMode Mode) {
   return Mode == ClampingMode::MaskBased ? ATOLL_MODE_MASK : ATOLL_MODE_MODULO;
@@ -60,6 +66,11 @@ Expected<AtollMemOptions> defaultAtollMemOptions() {
   Opts.Mode = ClampingModeFlag;
   Opts.Preempt = PreemptFlag;
   Opts.PollShift = PollShiftFlag;
+  if (MaxLocalBytesFlag < 1 || MaxLocalBytesFlag > MaxLocalBytesLimit)
+    return createStringError(inconvertibleErrorCode(),
+                             "atoll-mem: invalid -atoll-max-local-bytes %u (expected 1..524288)",
+                             unsigned(MaxLocalBytesFlag));
+  Opts.MaxLocalBytes = MaxLocalBytesFlag;
   Opts.Verbose = VerboseFlag;
   Opts.Summarize = SummarizeFlag;
   return Opts;
@@ -68,7 +79,8 @@ Expected<AtollMemOptions> defaultAtollMemOptions() {
 void AtollMemPass::printPipeline(raw_ostream &OS,
                                  function_ref<StringRef(StringRef)> MapClassName2PassName) {
   OS << MapClassName2PassName(name()) << "<clamping-mode=" << clampingModeName(Opts.Mode)
-     << ";preempt=" << (Opts.Preempt ? "on" : "off") << ";poll-shift=" << Opts.PollShift;
+     << ";preempt=" << (Opts.Preempt ? "on" : "off") << ";poll-shift=" << Opts.PollShift
+     << ";max-local-bytes=" << Opts.MaxLocalBytes;
   if (Opts.Verbose)
     OS << ";verbose";
   if (Opts.Summarize)
@@ -104,6 +116,13 @@ Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
                                  "atoll-mem: invalid preempt '%s' (expected on or off)",
                                  Param.str().c_str());
       Opts.Preempt = Param == "on";
+    } else if (Param.consume_front("max-local-bytes=")) {
+      uint64_t N;
+      if (Param.getAsInteger(10, N) || N < 1 || N > MaxLocalBytesLimit)
+        return createStringError(inconvertibleErrorCode(),
+                                 "atoll-mem: invalid max-local-bytes '%s' (expected 1..524288)",
+                                 Param.str().c_str());
+      Opts.MaxLocalBytes = N;
     } else if (Param.consume_front("poll-shift=")) {
       unsigned K;
       if (Param.getAsInteger(10, K) || K > 20)
@@ -114,7 +133,8 @@ Expected<AtollMemOptions> parseAtollMemOptions(StringRef Params) {
     } else {
       return createStringError(inconvertibleErrorCode(),
                                "atoll-mem: unknown parameter '%s' (expected "
-                               "clamping-mode=..., preempt=..., poll-shift=..., verbose or "
+                               "clamping-mode=..., preempt=..., poll-shift=..., "
+                               "max-local-bytes=..., verbose or "
                                "summarize)",
                                Param.str().c_str());
     }

@@ -51,6 +51,9 @@ bool confineSyncOperands(llvm::CallBase &CB, SyncOperands Ops);
 /// zero results. True if CB is one (and was guarded).
 bool isAlignedWarpCollective(const llvm::CallBase &CB);
 void guardAlignedWarpCollective(llvm::CallBase &CB);
+/// V frozen (R2-F5: no clamp reads poison or undef), or V itself when it is a
+/// ConstantInt or already frozen.
+llvm::Value *freezeForClamp(llvm::IRBuilder<> &B, llvm::Value *V, const llvm::Twine &Name = "");
 
 /// Empty when the inline asm is on the allow-list (exact template, constraints and
 /// type: libdevice's asm and a few register-only helpers); otherwise the reason

@@ -37,6 +37,10 @@ using namespace llvm;
 
 namespace Atoll {
 
+Value *freezeForClamp(IRBuilder<> &B, Value *V, const Twine &Name) {
+  return isa<ConstantInt>(V) || isa<FreezeInst>(V) ? V : B.CreateFreeze(V, Name);
+}
+
 static BasicBlock::iterator entryInsertPoint(Function &F) {
   BasicBlock &EB = F.getEntryBlock();
   auto It = EB.getFirstInsertionPt();
@@ -92,7 +96,10 @@ static Value *alignHint(IRBuilder<> &B, Value *V, Align A) {
 // DAG) knows anything about it. ptxas, which sees through the mov, reasons on
 // PTX semantics, where these operations are defined. Arena and shared-window
 // clamps need no such step: their limits and masks are launch values the
-// compiler cannot know, so no belief about the input can fold them.
+// compiler cannot know, so no belief about the input can fold them. The asm
+// also keeps an undefined offset (R2-F5, see confine()) from folding the clamp
+// away: its result is one register value whatever its input, so object clamps
+// need no freeze.
 static Value *opaque(IRBuilder<> &B, Value *V) {
   unsigned Bits = V->getType()->getIntegerBitWidth();
   auto *Ty = FunctionType::get(V->getType(), {V->getType()}, false);
@@ -139,6 +146,7 @@ static IRBuilder<> &builderFor(IRBuilder<> &Here, IRBuilder<> &Entry, Value *Siz
 
 Value *KernelConfiner::confineToArena(IRBuilder<> &B, Value *Addr, Value *Size, Align A) {
   auto *CSize = dyn_cast<ConstantInt>(Size);
+  Addr = freezeForClamp(B, Addr, "atoll.addr.fr"); // R2-F5 (see confine())
   if (Mode == ClampingMode::MaskBased) {
     Value *&MaskA = MaskByAlign[A.value()];
     if (!MaskA)
@@ -237,6 +245,7 @@ Value *KernelConfiner::confineToSharedWindow(IRBuilder<> &B, Value *SharedAddr, 
   IRBuilder<> &H = builderFor(B, Entry, Size);
   // The zero-init pad guarantees Bytes >= every constant access size.
   Value *Lim = H.CreateSub(Bytes, Size, "atoll.smem.lim");
+  SharedAddr = freezeForClamp(B, SharedAddr, "atoll.smem.addr.fr"); // R2-F5 (see confine())
   Value *Off = offset32(B, B.CreateSub(SharedAddr, Lo), Lim, A);
   return B.CreateAdd(Lo, Off, "atoll.smem.addr");
 }
@@ -331,6 +340,18 @@ Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const Confinement &Ho
   auto *GlobalPtr = PointerType::get(Ctx, ASGlobal);
   auto *SharedPtr = PointerType::get(Ctx, ASShared);
   Size = B.CreateZExtOrTrunc(Size, I64);
+  // R2-F5: no clamp ever reads poison or undef. Instruction selection folds an
+  // address it finds undefined (`udiv x, 0`, `shl x, 64`, ...) into undef, and
+  // the clamp with it: `st.global [%rd1]` with %rd1 never written (measured on
+  // lit freeze-undef-address.ll before this rule). A frozen value is one fixed
+  // value, which the clamp keeps in the window; freezing a defined value is a
+  // register copy, gone after instruction selection. Each clamp freezes the
+  // integer it reads (after the casts into its space, which codegen then still
+  // folds); the space test's pointer is frozen first, so that the test and both
+  // clamps see one value. (Object clamps read their offset through an opaque asm,
+  // which does the same: see opaque().)
+  if (How.Form == ConfineForm::SpaceTest)
+    Ptr = freezeForClamp(B, Ptr, "atoll.ptr.fr");
 
   auto ToArena = [&]() -> Value * {
     Value *Addr = B.CreatePtrToInt(Ptr, I64);

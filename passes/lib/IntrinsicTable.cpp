@@ -30,6 +30,7 @@ struct Rule {
   bool Atomic = false;
   bool IsSync = false;
   const char *Reason = "";
+  bool AlignedWarpCollective = false;
 };
 
 constexpr Rule allow() { return {IntrinsicAction::Allow}; }
@@ -41,6 +42,13 @@ constexpr Rule refuse(const char *Why) {
 constexpr Rule confine(AccessForm Form, SpaceRule Space = SpaceRule::AsTraced, uint8_t Bytes = 0,
                        bool Writes = false, bool Atomic = false) {
   return {IntrinsicAction::Confine, Form, Space, SyncOperands::None, Bytes, Writes, Atomic};
+}
+// ldmatrix/stmatrix m8n8: each thread names one 16-byte row in shared memory, and
+// the instruction is `.sync.aligned` (the whole warp executes it together).
+constexpr Rule matrix(bool Writes) {
+  Rule R = confine(AccessForm::Matrix, SpaceRule::Shared, 16, Writes);
+  R.AlignedWarpCollective = true;
+  return R;
 }
 constexpr Rule sync(SyncOperands Ops) {
   return {IntrinsicAction::Allow, AccessForm::None, SpaceRule::AsTraced, Ops, 0, false, false,
@@ -143,19 +151,20 @@ const IdRow IdRows[] = {
     {nvvm_cp_async_cg_shared_global_16_s, confine(AccessForm::CpAsync, SpaceRule::AsTraced, 16)},
     // ldmatrix/stmatrix m8n8: each thread names one 16-byte row of a matrix in
     // shared memory; whatever else the pointer may be, it is confined to shared
-    // memory, so that it cannot name global or local memory.
-    {nvvm_ldmatrix_sync_aligned_m8n8_x1_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16)},
-    {nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16)},
-    {nvvm_ldmatrix_sync_aligned_m8n8_x2_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16)},
-    {nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16)},
-    {nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16)},
-    {nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16)},
-    {nvvm_stmatrix_sync_aligned_m8n8_x1_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16, true)},
-    {nvvm_stmatrix_sync_aligned_m8n8_x1_trans_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16, true)},
-    {nvvm_stmatrix_sync_aligned_m8n8_x2_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16, true)},
-    {nvvm_stmatrix_sync_aligned_m8n8_x2_trans_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16, true)},
-    {nvvm_stmatrix_sync_aligned_m8n8_x4_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16, true)},
-    {nvvm_stmatrix_sync_aligned_m8n8_x4_trans_b16, confine(AccessForm::Matrix, SpaceRule::Shared, 16, true)},
+    // memory, so that it cannot name global or local memory. They are `.aligned`
+    // warp collectives: guarded to run only with the whole warp (SyncPolicy.cpp).
+    {nvvm_ldmatrix_sync_aligned_m8n8_x1_b16, matrix(false)},
+    {nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16, matrix(false)},
+    {nvvm_ldmatrix_sync_aligned_m8n8_x2_b16, matrix(false)},
+    {nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16, matrix(false)},
+    {nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, matrix(false)},
+    {nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16, matrix(false)},
+    {nvvm_stmatrix_sync_aligned_m8n8_x1_b16, matrix(true)},
+    {nvvm_stmatrix_sync_aligned_m8n8_x1_trans_b16, matrix(true)},
+    {nvvm_stmatrix_sync_aligned_m8n8_x2_b16, matrix(true)},
+    {nvvm_stmatrix_sync_aligned_m8n8_x2_trans_b16, matrix(true)},
+    {nvvm_stmatrix_sync_aligned_m8n8_x4_b16, matrix(true)},
+    {nvvm_stmatrix_sync_aligned_m8n8_x4_trans_b16, matrix(true)},
     {masked_gather, refuse(WhyGather)},
     {masked_scatter, refuse(WhyGather)},
     {masked_expandload, refuse(WhyGather)},
@@ -397,6 +406,7 @@ IntrinsicPolicy policy(const Rule &R, StringRef Name) {
   P.Writes = R.Writes;
   P.Atomic = R.Atomic;
   P.IsSync = R.IsSync;
+  P.AlignedWarpCollective = R.AlignedWarpCollective;
   return P;
 }
 

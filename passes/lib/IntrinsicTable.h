@@ -72,6 +72,10 @@ struct IntrinsicPolicy {
   /// Whether the row came from the sync part of the table (or its convergent
   /// default rule); only for classifySyncIntrinsic.
   bool IsSync = false;
+  /// A `.sync.aligned` warp collective (ldmatrix/stmatrix; mma/wmma if ever
+  /// allowed): every thread of the warp must execute the same instruction, so
+  /// the call is guarded to run only when the whole warp is there (SyncPolicy.cpp).
+  bool AlignedWarpCollective = false;
 };
 
 /// The one lookup: the row of Callee (an intrinsic declaration), or the generic

@@ -54,7 +54,7 @@ void KernelHardener::rewrite(AccessSite &Site, KernelConfiner &C) {
     if (auto *CS = dyn_cast<ConstantInt>(SrcSize))
       SrcSize = ConstantInt::get(CS->getType(), std::min(CS->getValue().getLimitedValue(), CpSize));
     else
-      SrcSize = B.CreateBinaryIntrinsic(Intrinsic::umin, SrcSize,
+      SrcSize = B.CreateBinaryIntrinsic(Intrinsic::umin, freezeForClamp(B, SrcSize),
                                         ConstantInt::get(SrcSize->getType(), CpSize), nullptr,
                                         "atoll.src.size");
     II->setArgOperand(2, SrcSize);
@@ -64,20 +64,26 @@ void KernelHardener::rewrite(AccessSite &Site, KernelConfiner &C) {
   Value *Len = nullptr;
   if (Site.CutLength) {
     auto *MI = cast<MemIntrinsic>(&I);
-    Len = B.CreateZExtOrTrunc(MI->getLength(), I64);
+    // Frozen (R2-F5): umin of undef may become any length.
+    Len = freezeForClamp(B, B.CreateZExtOrTrunc(MI->getLength(), I64), "atoll.len.fr");
     for (const MemAccess &Op : Site.Ops) {
       Value *Window = nullptr;
       switch (Op.How.Form) {
       case ConfineForm::Arena:
         Window = C.arenaWindow();
         break;
-      case ConfineForm::SpaceTest:
+      case ConfineForm::SpaceTest: {
         // The window of the space the pointer is in at run time (the confinement
-        // below takes the same branch): a global copy keeps its full length.
-        Window = B.CreateSelect(
-            B.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {I.getOperand(Op.OpIdx)}),
-            C.sharedBytes(), C.arenaWindow(), "atoll.window");
+        // below takes the same branch): a global copy keeps its full length. One
+        // frozen pointer for this test and the confinement's (R2-F5): two tests
+        // of an undefined pointer could disagree, and a length cut to the arena
+        // would then wrap the shared window's limit.
+        Value *P = freezeForClamp(B, I.getOperand(Op.OpIdx), "atoll.ptr.fr");
+        I.setOperand(Op.OpIdx, P);
+        Window = B.CreateSelect(B.CreateIntrinsic(Intrinsic::nvvm_isspacep_shared, {P}),
+                                C.sharedBytes(), C.arenaWindow(), "atoll.window");
         break;
+      }
       case ConfineForm::SharedWindow:
         Window = C.sharedBytes();
         break;

@@ -254,6 +254,7 @@ public:
 private:
   std::string_view Src;
   const Expectation &Exp;
+  uint64_t LocalBytes = 0; // .local bytes of the function being parsed
   std::vector<Token> Toks;
   size_t I = 0;
   std::optional<Violation> Err;
@@ -662,6 +663,7 @@ private:
 
   void parseBody() {
     int depth = 1;
+    LocalBytes = 0;
     while (!atEnd() && !Err) {
       const Token &t = cur();
       if (t.text == "}") {
@@ -691,17 +693,40 @@ private:
           bool local = t.text == ".local";
           uint32_t declLine = t.line;
           size_t from = ++I;
+          uint64_t Elem = 0, Count = 1;
+          bool InBrackets = false;
           while (!atEnd() && !is(";")) {
             const Token &u = cur();
             if (!(u.kind == Token::Ident || u.kind == Token::Number || u.text == "<" ||
                   u.text == ">" || u.text == "," || u.text == "[" || u.text == "]"))
               return (void)fail(u.line, "unexpected '" + std::string(u.text) + "' in " +
                                             std::string(t.text));
+            if (u.text == "[") {
+              InBrackets = true;
+            } else if (u.text == "]") {
+              InBrackets = false;
+            } else if (u.kind == Token::Number && InBrackets) {
+              std::optional<uint64_t> N = immediate(u.text); // saturating product
+              Count = N && (*N == 0 || Count <= UINT32_MAX / *N) ? Count * *N : UINT32_MAX;
+            } else if (u.text.size() > 2 && (u.text[1] == 'b' || u.text[1] == 'u' ||
+                                             u.text[1] == 's' || u.text[1] == 'f')) {
+              std::optional<uint64_t> Bits = immediate(u.text.substr(2));
+              if (Bits && *Bits % 8 == 0)
+                Elem = *Bits / 8;
+            }
             ++I;
           }
           if (local && !account(declLine, from, I, KernelLocal, kMaxLocalPerThread,
                                 "local memory per thread"))
             return;
+          if (t.text == ".local") {
+            // R5-F4: the driver reserves local memory for every resident thread.
+            LocalBytes += std::max<uint64_t>(Elem, 1) * Count;
+            if (LocalBytes > Exp.maxLocalBytes)
+              return (void)fail(t.line, "local memory of " + std::to_string(LocalBytes) +
+                                            " bytes per thread (at most " +
+                                            std::to_string(Exp.maxLocalBytes) + ")");
+          }
           expect(";");
         } else if (t.text == ".shared") {
           // A static shared variable that only this kernel uses ("demoted" into the

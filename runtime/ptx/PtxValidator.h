@@ -47,6 +47,10 @@ struct Expectation {
   /// name, same space). The runtime's disk cache does not store them: nullopt
   /// there, and only the space rules apply.
   std::optional<std::vector<ExpectedGlobal>> globals;
+  /// Largest `.local` memory (the stack depot) of one function, in bytes
+  /// (ATOLL_DEFAULT_MAX_LOCAL_BYTES of abi.h, R5-F4): atoll-mem's frame limit,
+  /// checked again here where codegen's own temporaries are counted too.
+  uint64_t maxLocalBytes = 16 * 1024;
 };
 
 struct Violation {

@@ -160,6 +160,10 @@ std::vector<Attack> buildAttacks() {
               "a 4 KiB alloca in the global space: its zero-init was an unconfined st.global "
               "loop at the depot's address (IR)",
               "alloca in address space 1 (only the data layout's alloca address space 0"));
+  add(refused("big_local", "forged", "refuse_big_local",
+              "409,600 bytes of stack per thread: the driver reserves local memory for every "
+              "resident thread of the device, outside every arena (R5-F4, IR)",
+              "the kernel's stack frame is 409600 bytes per thread (at most 16384"));
   add(refused("alloca_shared_as", "forged", "refuse_alloca_shared_as",
               "a 4 KiB alloca in the shared space, outside the shared window (IR)",
               "alloca in address space 3 (only the data layout's alloca address space 0"));

@@ -145,6 +145,31 @@ TEST(PtxValidator, FunctionScopeSharedVariable) {
             std::string::npos);
 }
 
+// R5-F4: the driver reserves local memory for every resident thread of the
+// device; a function's .local depot is bounded (the pass's frame limit, checked
+// again where codegen's own temporaries count).
+TEST(PtxValidator, LocalMemoryIsBounded) {
+  EXPECT_EQ(Expectation{}.maxLocalBytes, 16384u); // ATOLL_DEFAULT_MAX_LOCAL_BYTES (abi.h)
+  EXPECT_EQ(check(module("\t.local .align 16 .b8 \t__local_depot0[16384];")), "");
+  std::string big = module("\t.local .align 16 .b8 \t__local_depot0[409600];");
+  auto v = validate(big, expectK());
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->line, lineOf(big, "__local_depot0"));
+  EXPECT_NE(v->describe().find("local memory of 409600 bytes per thread (at most 16384)"),
+            std::string::npos)
+      << v->describe();
+  // Wider elements, and several declarations, add up.
+  EXPECT_NE(check(module("\t.local .align 8 .b64 \ta[1024];\n\t.local .align 8 .b64 \tb[1025];"))
+                .find("local memory of 16392"),
+            std::string::npos);
+  EXPECT_NE(check(module("\t.local .align 8 .b64 \ta[2049];")).find("local memory of 16392"),
+            std::string::npos);
+  Expectation small = expectK();
+  small.maxLocalBytes = 64;
+  EXPECT_NE(check(module("\t.local .align 4 .b32 \ta[17];"), small).find("(at most 64)"),
+            std::string::npos);
+}
+
 // The toolchain strips debug information: file names are tenant text that only
 // ptxas would read, so none is accepted (found by review, R3-F4).
 TEST(PtxValidator, DebugInformationIsRefused) {

@@ -106,6 +106,40 @@ TEST_F(SyncPolicyTest, EveryConfineRowHasAnAccessForm) {
   EXPECT_EQ(Confined, 8u);
 }
 
+// `.aligned` instructions need the whole warp at the same instruction (R3-F1b):
+// an allowed one is either a barrier (made the non-.aligned barrier 0) or carries
+// the table's AlignedWarpCollective column (guarded by %activemask == all lanes).
+TEST_F(SyncPolicyTest, EveryAllowedAlignedIntrinsicIsGuardedOrMadeNonAligned) {
+  using namespace Atoll;
+  unsigned Allowed = 0;
+  for (unsigned I = 1; I < Intrinsic::num_intrinsics; ++I) {
+    auto ID = Intrinsic::ID(I);
+    StringRef Base = Intrinsic::getBaseName(ID);
+    if (!Base.starts_with("llvm.nvvm.") || !Base.contains(".aligned") || Intrinsic::isOverloaded(ID))
+      continue;
+    IntrinsicPolicy P = classifyIntrinsic(*decl(ID));
+    if (P.Action == IntrinsicAction::Refuse)
+      continue;
+    ++Allowed;
+    EXPECT_TRUE(P.Sync == SyncOperands::Barrier || P.Sync == SyncOperands::BarrierCount ||
+                P.AlignedWarpCollective)
+        << Base.str();
+  }
+  EXPECT_GE(Allowed, 3u); // barrier.cta.sync.aligned.{all,count}, arrive.aligned.count
+  auto named = [&](StringRef Name) {
+    return Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                            GlobalValue::ExternalLinkage, Name, M);
+  };
+  EXPECT_TRUE(classifyIntrinsic(*named("llvm.nvvm.ldmatrix.sync.aligned.m8n8.x4.b16.p3"))
+                  .AlignedWarpCollective);
+  EXPECT_TRUE(classifyIntrinsic(*named("llvm.nvvm.stmatrix.sync.aligned.m8n8.x1.trans.b16.p3"))
+                  .AlignedWarpCollective);
+  EXPECT_FALSE(classifyIntrinsic(*decl(Intrinsic::nvvm_shfl_sync_idx_i32)).AlignedWarpCollective);
+  EXPECT_FALSE(
+      classifyIntrinsic(*decl(Intrinsic::nvvm_barrier_cta_sync_aligned_all)).AlignedWarpCollective);
+  EXPECT_FALSE(classifyIntrinsic(*named("llvm.memcpy.p0.p0.i64")).AlignedWarpCollective);
+}
+
 TEST_F(SyncPolicyTest, TableRowsCarryTheRewriteFacts) {
   using namespace Atoll;
   // An overloaded intrinsic by its mangled name (the ID is looked up from it).

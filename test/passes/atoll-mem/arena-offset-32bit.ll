@@ -50,7 +50,8 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; The global load: 32-bit and, widened, or-ed into the aligned base.
 ; CHECK:         %src = getelementptr float, ptr addrspace(1) %in, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr addrspace(1) %src to i64
-; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; CHECK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[P0F]] to i32
 ; CHECK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[O0]] to i64
 ; CHECK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[Z0]]
@@ -61,7 +62,8 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; The store through a generic kernel pointer: the same form.
 ; CHECK:         %dst = getelementptr float, ptr %out, i64 %i
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr %dst to i64
-; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[P1]] to i32
+; CHECK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[P1F]] to i32
 ; CHECK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[O1]] to i64
 ; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[Z1]]
@@ -73,7 +75,8 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; 16 bytes at align 4: the 32-bit offset is also clamped to the 32-bit limit.
 ; CHECK:         %vsrc = getelementptr i8, ptr addrspace(1) %in, i64 %i
 ; CHECK-NEXT:    [[P2:%.*]] = ptrtoint ptr addrspace(1) %vsrc to i64
-; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[P2]] to i32
+; CHECK-NEXT:    [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[P2F]] to i32
 ; CHECK-NEXT:    [[O2:%.*]] = and i32 [[T2]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[O2]], i32 [[LIM16]])
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[C2]] to i64
@@ -95,7 +98,8 @@ define ptx_kernel void @scale(ptr addrspace(1) %in, ptr %out, i64 %i, float %s) 
 ; MOD-LABEL: define ptx_kernel void @scale(
 ; MOD-NOT:     %atoll.arena.
 ; MOD:         [[P0:%.*]] = ptrtoint ptr addrspace(1) %src to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:

@@ -14,5 +14,6 @@ define ptx_kernel void @k(ptr addrspace(1) %src, i32 %n) {
 
 declare void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3), ptr addrspace(1), i32)
 
-; CHECK: %atoll.src.size = call i32 @llvm.umin.i32(i32 %n, i32 16)
+; CHECK: [[SF0:%[0-9]+]] = freeze i32 %n
+; CHECK-NEXT: %atoll.src.size = call i32 @llvm.umin.i32(i32 [[SF0]], i32 16)
 ; CHECK: call void @llvm.nvvm.cp.async.cg.shared.global.16.s(ptr addrspace(3) {{.*}}, ptr addrspace(1) {{.*}}, i32 %atoll.src.size)

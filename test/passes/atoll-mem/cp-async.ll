@@ -39,7 +39,8 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; CHECK-NEXT:    [[DZ0:%.*]] = zext i32 [[DA0]] to i64
 ; CHECK-NEXT:    [[DP0:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[DZ0]]
 ; CHECK-NEXT:    [[S0:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
-; CHECK-NEXT:    [[ST0:%.*]] = trunc i64 [[S0]] to i32
+; CHECK-NEXT:    [[S0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[S0]]
+; CHECK-NEXT:    [[ST0:%.*]] = trunc i64 [[S0F]] to i32
 ; CHECK-NEXT:    [[SO0:%.*]] = and i32 [[ST0]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[SZ0:%.*]] = zext i32 [[SO0]] to i64
 ; CHECK-NEXT:    [[SA0:%.*]] = or i64 %atoll.arena.base, [[SZ0]]
@@ -52,7 +53,8 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.8.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 4)
 ; 16 bytes into the dynamic window: lo + zext(umin(trunc(p - lo), trunc(bytes - 16)) & -16).
 ; CHECK:         [[D2:%.*]] = ptrtoint ptr addrspace(3) %d16 to i64
-; CHECK-NEXT:    [[DO2:%.*]] = sub i64 [[D2]], %atoll.smem.lo
+; CHECK-NEXT:         [[D2F:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[D2]]
+; CHECK-NEXT:    [[DO2:%.*]] = sub i64 [[D2F]], %atoll.smem.lo
 ; CHECK-NEXT:    [[DT2:%.*]] = trunc i64 [[DO2]] to i32
 ; CHECK-NEXT:    [[DL2:%.*]] = trunc i64 [[SLIM]] to i32
 ; CHECK-NEXT:    [[DC2:%.*]] = call i32 @llvm.umin.i32(i32 [[DT2]], i32 [[DL2]])
@@ -61,14 +63,16 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; CHECK-NEXT:    [[DS2:%.*]] = add i64 %atoll.smem.lo, [[DZ2]]
 ; CHECK-NEXT:    [[DP2:%.*]] = inttoptr i64 [[DS2]] to ptr addrspace(3)
 ; CHECK-NEXT:    [[S2:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
-; CHECK-NEXT:    [[ST2:%.*]] = trunc i64 [[S2]] to i32
+; CHECK-NEXT:    [[S2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[S2]]
+; CHECK-NEXT:    [[ST2:%.*]] = trunc i64 [[S2F]] to i32
 ; CHECK-NEXT:    [[SO2:%.*]] = and i32 [[ST2]], %atoll.arena.mask.a16
 ; CHECK-NEXT:    [[SZ2:%.*]] = zext i32 [[SO2]] to i64
 ; CHECK-NEXT:    [[SA2:%.*]] = or i64 %atoll.arena.base, [[SZ2]]
 ; CHECK-NEXT:    [[SP2:%.*]] = inttoptr i64 [[SA2]] to ptr addrspace(1)
 ; CHECK-NEXT:    call void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3) [[DP2]], ptr addrspace(1) [[SP2]])
 ; A run-time src-size: umin with 16.
-; CHECK-NEXT:    [[N:%atoll.src.size[0-9]*]] = call i32 @llvm.umin.i32(i32 %n, i32 16)
+; CHECK-NEXT:    [[SF0:%[0-9]+]] = freeze i32 %n
+; CHECK-NEXT:    [[N:%atoll.src.size[0-9]*]] = call i32 @llvm.umin.i32(i32 [[SF0]], i32 16)
 ; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.16.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 [[N]])
 ; A constant src-size of 100 on a 4-byte copy becomes 4.
 ; CHECK:         call void @llvm.nvvm.cp.async.ca.shared.global.4.s(ptr addrspace(3) {{%.*}}, ptr addrspace(1) {{%.*}}, i32 4)
@@ -78,7 +82,8 @@ define ptx_kernel void @stage(ptr addrspace(1) %src, i64 %i, i32 %n) {
 ; MOD-LABEL: define ptx_kernel void @stage(
 ; MOD:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 252)
 ; MOD:         [[P:%.*]] = ptrtoint ptr addrspace(1) %s4 to i64
-; MOD-NEXT:    [[REL:%atoll.rel[0-9]*]] = sub i64 [[P]], %__atoll_arena_base
+; MOD-NEXT:         [[PF:%atoll.addr.fr[0-9]*]] = freeze i64 [[P]]
+; MOD-NEXT:    [[REL:%atoll.rel[0-9]*]] = sub i64 [[PF]], %__atoll_arena_base
 ; MOD-NEXT:    [[W:%atoll.wild[0-9]*]] = icmp uge i64 [[REL]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W]], label %[[WRAP:atoll.wrap[0-9]*]], label %[[TAIL:[0-9]+]], !prof
 ; MOD-EMPTY:

@@ -42,7 +42,8 @@ __global__ void reduce(const float *in, float *out, int n) {
 // CHECK-NEXT:    br label %atoll.body
 // CHECK:         [[S:%.*]] = addrspacecast ptr {{%.*}} to ptr addrspace(3)
 // CHECK-NEXT:    [[R:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
-// CHECK-NEXT:    [[O:%.*]] = sub i64 [[R]], %atoll.smem.lo
+// CHECK-NEXT:    [[RF:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[R]]
+// CHECK-NEXT:    [[O:%.*]] = sub i64 [[RF]], %atoll.smem.lo
 // CHECK-NEXT:    [[T:%.*]] = trunc i64 [[O]] to i32
 // CHECK-NEXT:    [[L:%.*]] = trunc i64 %atoll.smem.lim{{[0-9]*}} to i32
 // CHECK-NEXT:    [[C:%.*]] = call i32 @llvm.umin.i32(i32 [[T]], i32 [[L]])

@@ -26,19 +26,23 @@ define ptx_kernel void @forge(i64 %addr, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @forge(
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %p = inttoptr i64 %addr to ptr
-; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; CHECK-NEXT:    [[PF0:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF0]])
 ; CHECK:         [[SEL:%.*]] = select i1 [[IS]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    %v = load i32, ptr [[SEL]], align 4
 ; CHECK-NEXT:    %g = inttoptr i64 %addr to ptr addrspace(1)
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(1) %g to i64
-; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[R1]] to i32
+; CHECK-NEXT:    [[R1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[R1]]
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[R1F]] to i32
 ; CHECK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a8
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[O1]] to i64
 ; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[Z1]]
 ; CHECK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; CHECK-NEXT:    %w = load i64, ptr addrspace(1) [[G1]], align 8
 ; The constant 7 (its low 32 bits) is masked with mask32 & -8: the result is 8-aligned.
-; CHECK-NEXT:    [[O2:%.*]] = and i32 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i32), %atoll.arena.mask.a8
+; CHECK-NEXT:    [[F2:%atoll.addr.fr[0-9]*]] = freeze i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64)
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[F2]] to i32
+; CHECK-NEXT:    [[O2:%.*]] = and i32 [[T2]], %atoll.arena.mask.a8
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[O2]] to i64
 ; CHECK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[Z2]]
 ; CHECK-NEXT:    [[G2:%.*]] = inttoptr i64 [[A2]] to ptr addrspace(1)
@@ -46,7 +50,8 @@ define ptx_kernel void @forge(i64 %addr, ptr %out) {
 
 ; MOD-LABEL: define ptx_kernel void @forge(
 ; MOD:         %w = load i64, ptr addrspace(1) {{%.*}}, align 8
-; MOD-NEXT:    [[D2:%atoll.rel[0-9]*]] = sub i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64), %__atoll_arena_base
+; MOD-NEXT:    [[F2:%atoll.addr.fr[0-9]*]] = freeze i64 ptrtoint (ptr addrspace(1) inttoptr (i64 7 to ptr addrspace(1)) to i64)
+; MOD-NEXT:    [[D2:%atoll.rel[0-9]*]] = sub i64 [[F2]], %__atoll_arena_base
 ; MOD-NEXT:    [[W2:%atoll.wild[0-9]*]] = icmp uge i64 [[D2]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W2]], label %[[WRAP2:atoll.wrap[0-9]*]], label %[[TAIL2:[0-9]+]], !prof
 ; MOD-EMPTY:

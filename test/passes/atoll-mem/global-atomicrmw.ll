@@ -21,7 +21,8 @@ define ptx_kernel void @counters(ptr %c, ptr addrspace(1) %f, i64 %i) {
 ; MASK-LABEL: define ptx_kernel void @counters(
 ; MASK:         %slot = getelementptr i32, ptr %c, i64 %i
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0F]] to i32
 ; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
 ; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
@@ -30,14 +31,16 @@ define ptx_kernel void @counters(ptr %c, ptr addrspace(1) %f, i64 %i) {
 ; MASK-NEXT:    %old = atomicrmw add ptr [[X0]], i32 1 syncscope("device") monotonic, align 4
 ; MASK-NEXT:    %fs = getelementptr float, ptr addrspace(1) %f, i64 %i
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %fs to i64
-; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1F]] to i32
 ; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
 ; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
 ; MASK-NEXT:    [[G1:%.*]] = inttoptr i64 [[A1]] to ptr addrspace(1)
 ; MASK-NEXT:    %oldf = atomicrmw fadd ptr addrspace(1) [[G1]], float 1.000000e+00 seq_cst, align 4
 ; MASK-NEXT:    [[P2:%.*]] = ptrtoint ptr %c to i64
-; MASK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2]] to i32
+; MASK-NEXT:    [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; MASK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2F]] to i32
 ; MASK-NEXT:    [[O2:%.*]] = and i32 [[TO2]], %atoll.arena.mask.a8
 ; MASK-NEXT:    [[ZO2:%.*]] = zext i32 [[O2]] to i64
 ; MASK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[ZO2]]
@@ -47,7 +50,8 @@ define ptx_kernel void @counters(ptr %c, ptr addrspace(1) %f, i64 %i) {
 
 ; MOD-LABEL: define ptx_kernel void @counters(
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:

@@ -19,7 +19,8 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
 ; MASK-LABEL: define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
 ; MASK:         %slot = getelementptr i32, ptr %l, i64 %i
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0F]] to i32
 ; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
 ; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
@@ -28,7 +29,8 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
 ; MASK-NEXT:    %r = cmpxchg ptr [[X0]], i32 0, i32 1 acquire monotonic, align 4
 ; MASK-NEXT:    %ok = extractvalue { i32, i1 } %r, 1
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %w to i64
-; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1F]] to i32
 ; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
 ; MASK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
 ; MASK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
@@ -39,7 +41,8 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
 ; MOD-NEXT:    [[LIM4:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; MOD-NEXT:    [[LIM8:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 8
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %slot to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -57,7 +60,8 @@ define ptx_kernel void @lock(ptr %l, ptr addrspace(1) %w, i64 %i) {
 ; MOD-NEXT:    %r = cmpxchg ptr [[X0]], i32 0, i32 1 acquire monotonic, align 4
 ; MOD-NEXT:    %ok = extractvalue { i32, i1 } %r, 1
 ; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %w to i64
-; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
 ; MOD-EMPTY:

@@ -32,7 +32,8 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %src = getelementptr float, ptr %in, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %src to i64
-; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; CHECK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[P0F]] to i32
 ; CHECK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[O0]] to i64
 ; CHECK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[Z0]]
@@ -41,7 +42,8 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
 ; CHECK-NEXT:    %v = load float, ptr [[C0]], align 4
 ; CHECK-NEXT:    %dst = getelementptr float, ptr addrspace(1) %out, i64 %i
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %dst to i64
-; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[P1]] to i32
+; CHECK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[P1F]] to i32
 ; CHECK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[Z1:%.*]] = zext i32 [[O1]] to i64
 ; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[Z1]]
@@ -49,7 +51,8 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
 ; CHECK-NEXT:    store float %v, ptr addrspace(1) [[G1]], align 4
 ; CHECK-NEXT:    %src8 = getelementptr i64, ptr %in, i64 %i
 ; CHECK-NEXT:    [[P2:%.*]] = ptrtoint ptr %src8 to i64
-; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[P2]] to i32
+; CHECK-NEXT:    [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[P2F]] to i32
 ; CHECK-NEXT:    [[O2:%.*]] = and i32 [[T2]], %atoll.arena.mask.a8
 ; CHECK-NEXT:    [[Z2:%.*]] = zext i32 [[O2]] to i64
 ; CHECK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[Z2]]
@@ -57,7 +60,8 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
 ; CHECK-NEXT:    [[C2:%.*]] = addrspacecast ptr addrspace(1) [[G2]] to ptr
 ; CHECK-NEXT:    %w = load i64, ptr [[C2]], align 8
 ; CHECK-NEXT:    [[P3:%.*]] = ptrtoint ptr addrspace(1) %out to i64
-; CHECK-NEXT:    [[T3:%.*]] = trunc i64 [[P3]] to i32
+; CHECK-NEXT:    [[P3F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P3]]
+; CHECK-NEXT:    [[T3:%.*]] = trunc i64 [[P3F]] to i32
 ; CHECK-NEXT:    [[O3:%.*]] = and i32 [[T3]], %atoll.arena.mask.a8
 ; CHECK-NEXT:    [[Z3:%.*]] = zext i32 [[O3]] to i64
 ; CHECK-NEXT:    [[A3:%.*]] = or i64 %atoll.arena.base, [[Z3]]

@@ -27,7 +27,8 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %src = getelementptr float, ptr %in, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %src to i64
-; CHECK-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; CHECK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; CHECK-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; CHECK-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK-EMPTY:
@@ -46,7 +47,8 @@ define ptx_kernel void @copy(ptr %in, ptr addrspace(1) %out, i64 %i) {
 ; CHECK-NEXT:    %dst = getelementptr double, ptr addrspace(1) %out, i64 %i
 ; CHECK-NEXT:    %d = fpext float %v to double
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %dst to i64
-; CHECK-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; CHECK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; CHECK-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; CHECK-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:

@@ -32,10 +32,12 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 }
 
 ; MASK-LABEL: define ptx_kernel void @runtime_len(
-; MASK:         [[L0:%atoll.len]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.arena.window)
+; MASK:         [[LF0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; MASK-NEXT:         [[L0:%atoll.len]] = call i64 @llvm.umin.i64(i64 [[LF0]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[L:%atoll.len1]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %dst to i64
-; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0F]] to i32
 ; MASK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[S0:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[AL0:%.*]] = and i64 [[S0]], -4
@@ -46,7 +48,8 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %src to i64
-; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[P1F]] to i32
 ; MASK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a8
 ; MASK-NEXT:    [[S1:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[AL1:%.*]] = and i64 [[S1]], -8
@@ -60,7 +63,8 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 ; An i32 length is widened, cut, and narrowed back.
 ; MASK-LABEL: define ptx_kernel void @len32(
 ; MASK:         [[W:%.*]] = zext i32 %n to i64
-; MASK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[W]], i64 %atoll.arena.window)
+; MASK-NEXT:    [[LF1:%atoll.len.fr[0-9]*]] = freeze i64 [[W]]
+; MASK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LF1]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; MASK-NEXT:    [[N:%.*]] = trunc i64 [[L]] to i32
 ; MASK:         [[LIM:%.*]] = sub i64 %atoll.arena.window, [[L]]
@@ -85,10 +89,12 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 ; MASK:         call void @llvm.memcpy.p0.p0.i64(ptr align 4 {{%.*}}, ptr align 4 {{%.*}}, i64 [[L]], i1 false)
 
 ; MOD-LABEL: define ptx_kernel void @runtime_len(
-; MOD:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
+; MOD:         [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; MOD-NEXT:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 %__atoll_arena_size)
 ; MOD-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
 ; MOD-NEXT:    [[P0:%.*]] = ptrtoint ptr %dst to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -105,7 +111,8 @@ define ptx_kernel void @const_huge(ptr %dst, ptr %src) {
 ; MOD-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MOD-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %src to i64
-; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
 ; MOD-EMPTY:

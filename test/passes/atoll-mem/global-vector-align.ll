@@ -44,7 +44,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MASK-NEXT:    br label %atoll.body
 ; align 16, 16 bytes: mask only.
 ; MASK:         [[P0:%.*]] = ptrtoint ptr %a to i64
-; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0F]] to i32
 ; MASK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a16
 ; MASK-NEXT:    [[Z0:%.*]] = zext i32 [[O0]] to i64
 ; MASK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[Z0]]
@@ -53,7 +54,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MASK-NEXT:    %v16 = load <4 x float>, ptr [[X0]], align 16
 ; align 4, 16 bytes: mask, then umin with (window - 16) & -4.
 ; MASK:         [[P1:%.*]] = ptrtoint ptr %b to i64
-; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:         [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MASK-NEXT:    [[T1:%.*]] = trunc i64 [[P1F]] to i32
 ; MASK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIM4]])
 ; MASK-NEXT:    [[Z1:%.*]] = zext i32 [[C1]] to i64
@@ -63,7 +65,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MASK-NEXT:    %v4 = load <4 x float>, ptr [[X1]], align 4
 ; align 1: the plain mask (no low bits cleared), then umin with window - 16.
 ; MASK:         [[P2:%.*]] = ptrtoint ptr %c to i64
-; MASK-NEXT:    [[T2:%.*]] = trunc i64 [[P2]] to i32
+; MASK-NEXT:         [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; MASK-NEXT:    [[T2:%.*]] = trunc i64 [[P2F]] to i32
 ; MASK-NEXT:    [[O2:%.*]] = and i32 [[T2]], %atoll.arena.mask32{{$}}
 ; MASK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[O2]], i32 [[LIM1]])
 ; MASK-NEXT:    [[Z2:%.*]] = zext i32 [[C2]] to i64
@@ -73,7 +76,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MASK-NEXT:    store <4 x float> %s, ptr [[X2]], align 1
 ; align 8, 16 bytes.
 ; MASK:         [[P3:%.*]] = ptrtoint ptr %d to i64
-; MASK-NEXT:    [[T3:%.*]] = trunc i64 [[P3]] to i32
+; MASK-NEXT:         [[P3F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P3]]
+; MASK-NEXT:    [[T3:%.*]] = trunc i64 [[P3F]] to i32
 ; MASK-NEXT:    [[O3:%.*]] = and i32 [[T3]], %atoll.arena.mask.a8
 ; MASK-NEXT:    [[C3:%.*]] = call i32 @llvm.umin.i32(i32 [[O3]], i32 [[LIM8]])
 ; MASK-NEXT:    [[Z3:%.*]] = zext i32 [[C3]] to i64
@@ -91,7 +95,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MOD-NEXT:    [[LIM3:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
 ; MOD-NEXT:    br label %atoll.body
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %a to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -106,7 +111,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
 ; MOD:         %v16 = load <4 x float>
 ; MOD:         [[P1:%.*]] = ptrtoint ptr %b to i64
-; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:         [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -121,7 +127,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MOD-NEXT:    [[A1:%.*]] = add i64 %__atoll_arena_base, [[AL1]]
 ; MOD:         %v4 = load <4 x float>
 ; MOD:         [[P2:%.*]] = ptrtoint ptr %c to i64
-; MOD-NEXT:    [[R2:%atoll.rel[0-9]*]] = sub i64 [[P2]], %__atoll_arena_base
+; MOD-NEXT:         [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; MOD-NEXT:    [[R2:%atoll.rel[0-9]*]] = sub i64 [[P2F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W2:%atoll.wild[0-9]*]] = icmp uge i64 [[R2]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W2]], label %[[WRAP2:atoll.wrap[0-9]*]], label %[[TAIL2:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -135,7 +142,8 @@ define ptx_kernel void @vec(ptr %p, ptr %q, i64 %i) {
 ; MOD-NEXT:    [[A2:%.*]] = add i64 %__atoll_arena_base, [[C2]]
 ; MOD:         store <4 x float> %s
 ; MOD:         [[P3:%.*]] = ptrtoint ptr %d to i64
-; MOD-NEXT:    [[R3:%atoll.rel[0-9]*]] = sub i64 [[P3]], %__atoll_arena_base
+; MOD-NEXT:         [[P3F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P3]]
+; MOD-NEXT:    [[R3:%atoll.rel[0-9]*]] = sub i64 [[P3F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W3:%atoll.wild[0-9]*]] = icmp uge i64 [[R3]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W3]], label %[[WRAP3:atoll.wrap[0-9]*]], label %[[TAIL3:[0-9]+]], !prof
 ; MOD-EMPTY:

@@ -60,7 +60,8 @@ define ptx_kernel void @shared_float4(ptr %out, i64 %i) {
 ; CHECK:       atoll.body:
 ; CHECK:         %p12 = getelementptr inbounds nuw i8, ptr %p, i64 12
 ; CHECK-NEXT:    [[P:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT:    [[T:%.*]] = trunc i64 [[P]] to i32
+; CHECK-NEXT:    [[PF:%atoll.addr.fr[0-9]*]] = freeze i64 [[P]]
+; CHECK-NEXT:    [[T:%.*]] = trunc i64 [[PF]] to i32
 ; CHECK-NEXT:    [[O:%.*]] = and i32 [[T]], %atoll.arena.mask.a16
 ; CHECK-NEXT:    [[Z:%.*]] = zext i32 [[O]] to i64
 ; CHECK-NEXT:    [[A:%.*]] = or i64 %atoll.arena.base, [[Z]]
@@ -77,7 +78,8 @@ define ptx_kernel void @shared_float4(ptr %out, i64 %i) {
 ; The stores: again one clamp (align 16) and four members.
 ; CHECK:         %q12 = getelementptr inbounds nuw i8, ptr %q, i64 12
 ; CHECK-NEXT:    [[QP:%.*]] = ptrtoint ptr %q to i64
-; CHECK-NEXT:    [[QT:%.*]] = trunc i64 [[QP]] to i32
+; CHECK-NEXT:    [[QPF:%atoll.addr.fr[0-9]*]] = freeze i64 [[QP]]
+; CHECK-NEXT:    [[QT:%.*]] = trunc i64 [[QPF]] to i32
 ; CHECK-NEXT:    [[QO:%.*]] = and i32 [[QT]], %atoll.arena.mask.a16
 ; CHECK-NEXT:    [[QZ:%.*]] = zext i32 [[QO]] to i64
 ; CHECK-NEXT:    [[QA:%.*]] = or i64 %atoll.arena.base, [[QZ]]

@@ -49,7 +49,8 @@ define ptx_kernel void @mma_tiles(ptr %p, i64 %row, ptr %out) {
 ; CHECK-NEXT:    %f0 = extractvalue { i32, i32, i32, i32 } %f.or.zero, 0
 ; CHECK-NEXT:    [[S1:%.*]] = addrspacecast ptr %p to ptr addrspace(3)
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(3) [[S1]] to i64
-; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], %atoll.smem.lo
+; CHECK-NEXT:    [[R1F:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[R1]]
+; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1F]], %atoll.smem.lo
 ; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[O1]] to i32
 ; CHECK-NEXT:    [[L1:%.*]] = trunc i64 %atoll.smem.lim to i32
 ; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[T1]], i32 [[L1]])

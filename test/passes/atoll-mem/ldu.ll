@@ -29,7 +29,8 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @ldu(
 ; CHECK:         %a = getelementptr float, ptr %p, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
-; CHECK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; CHECK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; CHECK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0F]] to i32
 ; CHECK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
 ; CHECK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
@@ -38,7 +39,8 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; CHECK-NEXT:    %v = call float @llvm.nvvm.ldu.global.f.f32.p0(ptr [[X0]], i32 4)
 ; align 1 on a 16-byte ldu: confined as 16-aligned.
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %q to i64
-; CHECK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; CHECK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; CHECK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1F]] to i32
 ; CHECK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a16
 ; CHECK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
 ; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
@@ -47,7 +49,8 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; A stack address given to ldu: confined to the arena, not to the stack object.
 ; CHECK-NEXT:    %s = getelementptr i32, ptr %stack, i64 %i
 ; CHECK-NEXT:    [[P2:%.*]] = ptrtoint ptr %s to i64
-; CHECK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2]] to i32
+; CHECK-NEXT:    [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; CHECK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2F]] to i32
 ; CHECK-NEXT:    [[O2:%.*]] = and i32 [[TO2]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[ZO2:%.*]] = zext i32 [[O2]] to i64
 ; CHECK-NEXT:    [[A2:%.*]] = or i64 %atoll.arena.base, [[ZO2]]
@@ -59,7 +62,8 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; MOD:         [[LIM0:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; MOD-NEXT:    [[LIM1:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 16
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %a to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -73,7 +77,8 @@ define ptx_kernel void @ldu(ptr %p, ptr addrspace(1) %q, i64 %i, ptr %out) {
 ; MOD-NEXT:    [[AL0:%.*]] = and i64 [[C0]], -4
 ; MOD:         %v = call float @llvm.nvvm.ldu.global.f.f32.p0(
 ; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %q to i64
-; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
 ; MOD-EMPTY:

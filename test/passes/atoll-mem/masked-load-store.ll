@@ -31,7 +31,8 @@ define ptx_kernel void @masked(ptr %p, i64 %i, <4 x i8> %mb) {
 ; MASK-NEXT:    [[LIM:%.*]] = trunc i64 [[AL]] to i32
 ; MASK:         %a = getelementptr float, ptr %p, i64 %i
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
-; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MASK-NEXT:    [[T0:%.*]] = trunc i64 [[P0F]] to i32
 ; MASK-NEXT:    [[O0:%.*]] = and i32 [[T0]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIM]])
 ; MASK-NEXT:    [[Z0:%.*]] = zext i32 [[C0]] to i64

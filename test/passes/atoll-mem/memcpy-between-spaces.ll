@@ -26,7 +26,8 @@ define ptx_kernel void @copies(i64 %off, i64 %n, ptr %out) {
 ; CHECK:       atoll.body:
 ; constant (64) -> stack (32): len = umin(umin(n, 32), 64).
 ; CHECK-NEXT:    %src = getelementptr i8, ptr addrspace(4) @tab, i64 [[OFF:%[^ ]+]]
-; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 32)
+; CHECK-NEXT:    [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 32)
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 64)
 ; CHECK:         [[LIMD:%.*]] = sub i64 32, [[L]]
 ; CHECK-NEXT:    [[TD:%.*]] = trunc i64 {{%.*}} to i32
@@ -43,7 +44,8 @@ define ptx_kernel void @copies(i64 %off, i64 %n, ptr %out) {
 ; CHECK:         call void @llvm.memcpy.p0.p4.i64(ptr align 8 {{%.*}}, ptr addrspace(4) align 8 {{%.*}}, i64 [[L]], i1 false)
 ; stack (32) -> shared tile (16): len = umin(umin(n, 16), 32).
 ; CHECK:         %dst = getelementptr i8, ptr addrspace(3) @tile, i64 [[OFF]]
-; CHECK-NEXT:    [[M0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 16)
+; CHECK-NEXT:    [[LG1:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[M0:%.*]] = call i64 @llvm.umin.i64(i64 [[LG1]], i64 16)
 ; CHECK-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 [[M0]], i64 32)
 ; CHECK:         [[LIMT:%.*]] = sub i64 16, [[M]]
 ; CHECK-NEXT:    [[TT:%.*]] = trunc i64 [[OFF]] to i32

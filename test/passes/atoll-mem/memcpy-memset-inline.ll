@@ -27,7 +27,8 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 ; MASK-NEXT:    [[LIMS:%.*]] = trunc i64 [[AS]] to i32
 ; MASK:       atoll.body:
 ; MASK-NEXT:    [[P0:%.*]] = ptrtoint ptr %dst to i64
-; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; MASK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MASK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0F]] to i32
 ; MASK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a8
 ; MASK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[O0]], i32 [[LIMD]])
 ; MASK-NEXT:    [[ZC0:%.*]] = zext i32 [[C0]] to i64
@@ -35,7 +36,8 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 ; MASK-NEXT:    [[G0:%.*]] = inttoptr i64 [[A0]] to ptr addrspace(1)
 ; MASK-NEXT:    [[D:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; MASK-NEXT:    [[P1:%.*]] = ptrtoint ptr %src to i64
-; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; MASK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MASK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1F]] to i32
 ; MASK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
 ; MASK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[O1]], i32 [[LIMS]])
 ; MASK-NEXT:    [[ZC1:%.*]] = zext i32 [[C1]] to i64
@@ -56,7 +58,8 @@ define ptx_kernel void @inline_forms(ptr %dst, ptr %src, i64 %i) {
 ; 1024 constant bytes: cut to the arena window at run time.
 ; MASK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 1024, i64 %atoll.arena.window)
 ; MASK-NEXT:    [[P2:%.*]] = ptrtoint ptr %dst to i64
-; MASK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2]] to i32
+; MASK-NEXT:    [[P2F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P2]]
+; MASK-NEXT:    [[TO2:%.*]] = trunc i64 [[P2F]] to i32
 ; MASK-NEXT:    [[O2:%.*]] = and i32 [[TO2]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[S2:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; MASK-NEXT:    [[LIM2:%.*]] = and i64 [[S2]], -4

@@ -25,7 +25,8 @@ define ptx_kernel void @bulk(ptr addrspace(1) %dst, ptr addrspace(1) %src, i64 %
 ; CHECK-NOT:     %__atoll_arena_size
 ; memcpy: the length is cut to the window (for each pointer), then each pointer
 ; is clamped to trunc32((window - len) & -4).
-; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.arena.window)
+; CHECK-NEXT:    [[LF0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LF0]], i64 %atoll.arena.window)
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; CHECK-NOT:     %__atoll_arena_size
 ; CHECK:         [[D:%.*]] = sub i64 %atoll.arena.window, [[L]]
@@ -40,7 +41,8 @@ define ptx_kernel void @bulk(ptr addrspace(1) %dst, ptr addrspace(1) %src, i64 %
 ; CHECK-NOT:     %__atoll_arena_size
 ; CHECK:         call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 4 {{%.*}}, ptr addrspace(1) align 4 {{%.*}}, i64 [[L]], i1 false)
 ; memset: the same cut.
-; CHECK-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.arena.window)
+; CHECK-NEXT:    [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 %atoll.arena.window)
 ; CHECK-NOT:     %__atoll_arena_size
 ; CHECK:         [[MS:%.*]] = sub i64 %atoll.arena.window, [[M]]
 ; CHECK-NEXT:    [[ML:%.*]] = trunc i64 [[MS]] to i32
@@ -51,10 +53,12 @@ define ptx_kernel void @bulk(ptr addrspace(1) %dst, ptr addrspace(1) %src, i64 %
 
 ; MOD-LABEL: define ptx_kernel void @bulk(
 ; MOD-NOT:     %atoll.arena.window
-; MOD:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
+; MOD:         [[LG1:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; MOD-NEXT:         [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LG1]], i64 %__atoll_arena_size)
 ; MOD-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
 ; MOD:         sub i64 %__atoll_arena_size, [[L]]
 ; MOD:         call void @llvm.memcpy.p1.p1.i64(ptr addrspace(1) align 4 {{%.*}}, ptr addrspace(1) align 4 {{%.*}}, i64 [[L]], i1 false)
-; MOD-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
+; MOD-NEXT:    [[LG2:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; MOD-NEXT:    [[M:%.*]] = call i64 @llvm.umin.i64(i64 [[LG2]], i64 %__atoll_arena_size)
 ; MOD:         call void @llvm.memset.p1.i64(ptr addrspace(1) align 1 {{%.*}}, i8 %v, i64 [[M]], i1 false)
 ; MOD-NOT:     %atoll.arena.window

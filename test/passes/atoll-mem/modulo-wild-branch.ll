@@ -49,7 +49,8 @@ exit:
 ; CHECK-NEXT:  then:
 ; CHECK-NEXT:    %a = getelementptr float, ptr addrspace(1) %p, i64 %i
 ; CHECK-NEXT:    [[P:%.*]] = ptrtoint ptr addrspace(1) %a to i64
-; CHECK-NEXT:    [[R:%atoll.rel[0-9]*]] = sub i64 [[P]], %__atoll_arena_base
+; CHECK-NEXT:    [[PF:%atoll.addr.fr[0-9]*]] = freeze i64 [[P]]
+; CHECK-NEXT:    [[R:%atoll.rel[0-9]*]] = sub i64 [[PF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[W:%atoll.wild[0-9]*]] = icmp uge i64 [[R]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[W]], label %[[WRAP:atoll.wrap[0-9]*]], label %[[TAIL:[0-9]+]], !prof [[UNLIKELY:![0-9]+]]
 ; CHECK-EMPTY:
@@ -72,7 +73,8 @@ exit:
 ; CHECK-NEXT:  exit: {{ *}}; preds = %[[TAIL]], %atoll.body{{$}}
 ; CHECK-NEXT:    %r = phi float [ %f, %[[TAIL]] ], [ 0.000000e+00, %atoll.body ]
 ; CHECK-NEXT:    [[PS:%.*]] = ptrtoint ptr addrspace(1) %out to i64
-; CHECK-NEXT:    [[RS:%atoll.rel[0-9]*]] = sub i64 [[PS]], %__atoll_arena_base
+; CHECK-NEXT:    [[PSF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PS]]
+; CHECK-NEXT:    [[RS:%atoll.rel[0-9]*]] = sub i64 [[PSF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WS:%atoll.wild[0-9]*]] = icmp uge i64 [[RS]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WS]], label %[[WRAPS:atoll.wrap[0-9]*]], label %[[TAILS:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -125,7 +127,8 @@ exit:
 ; CHECK-NEXT:    [[LIMX:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; CHECK-NEXT:    [[LIMY:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; CHECK-NEXT:    [[PZ:%.*]] = ptrtoint ptr addrspace(1) %q to i64
-; CHECK-NEXT:    [[RZ:%atoll.rel[0-9]*]] = sub i64 [[PZ]], %__atoll_arena_base
+; CHECK-NEXT:    [[PZF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PZ]]
+; CHECK-NEXT:    [[RZ:%atoll.rel[0-9]*]] = sub i64 [[PZF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[MZ:%atoll.off[0-9]*]] = urem i64 [[RZ]], %__atoll_arena_size
 ; CHECK-NEXT:    [[LIMZ:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; CHECK-NEXT:    [[CZ:%.*]] = call i64 @llvm.umin.i64(i64 [[MZ]], i64 [[LIMZ]])
@@ -138,7 +141,8 @@ exit:
 ; CHECK-NEXT:  atoll.body:
 ; CHECK-NEXT:    %inv = getelementptr float, ptr addrspace(1) %q, i64 %j
 ; CHECK-NEXT:    [[PY:%.*]] = ptrtoint ptr addrspace(1) %inv to i64
-; CHECK-NEXT:    [[RY:%atoll.rel[0-9]*]] = sub i64 [[PY]], %__atoll_arena_base
+; CHECK-NEXT:    [[PYF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PY]]
+; CHECK-NEXT:    [[RY:%atoll.rel[0-9]*]] = sub i64 [[PYF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WY:%atoll.wild[0-9]*]] = icmp uge i64 [[RY]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WY]], label %[[WRAPY:atoll.wrap[0-9]*]], label %[[TAILY:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -161,7 +165,8 @@ exit:
 ; CHECK-NEXT:    %acc = phi float [ 0.000000e+00, %[[TAILY]] ], [ %acc3, %[[LATCH]] ]
 ; CHECK-NEXT:    %a = getelementptr float, ptr addrspace(1) %p, i64 %k
 ; CHECK-NEXT:    [[PX:%.*]] = ptrtoint ptr addrspace(1) %a to i64
-; CHECK-NEXT:    [[RX:%atoll.rel[0-9]*]] = sub i64 [[PX]], %__atoll_arena_base
+; CHECK-NEXT:    [[PXF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PX]]
+; CHECK-NEXT:    [[RX:%atoll.rel[0-9]*]] = sub i64 [[PXF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WX:%atoll.wild[0-9]*]] = icmp uge i64 [[RX]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WX]], label %[[WRAPX:atoll.wrap[0-9]*]], label %[[LATCH]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -230,7 +235,8 @@ exit:
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %bias = getelementptr float, ptr addrspace(1) %out, i64 %n
 ; CHECK-NEXT:    [[PB:%.*]] = ptrtoint ptr addrspace(1) %bias to i64
-; CHECK-NEXT:    [[RB:%atoll.rel[0-9]*]] = sub i64 [[PB]], %__atoll_arena_base
+; CHECK-NEXT:    [[PBF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PB]]
+; CHECK-NEXT:    [[RB:%atoll.rel[0-9]*]] = sub i64 [[PBF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WB:%atoll.wild[0-9]*]] = icmp uge i64 [[RB]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WB]], label %[[WRAPB:atoll.wrap[0-9]*]], label %[[TAILB:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK:       {{^}}[[WRAPB]]:
@@ -244,7 +250,8 @@ exit:
 ; CHECK-NEXT:    %acc = phi float [ 0.000000e+00, %[[TAILB]] ], [ %s1, %outer.latch ]
 ; CHECK-NEXT:    %row = getelementptr float, ptr addrspace(1) %p, i64 %r
 ; CHECK-NEXT:    [[PR:%.*]] = ptrtoint ptr addrspace(1) %row to i64
-; CHECK-NEXT:    [[RR:%atoll.rel[0-9]*]] = sub i64 [[PR]], %__atoll_arena_base
+; CHECK-NEXT:    [[PRF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PR]]
+; CHECK-NEXT:    [[RR:%atoll.rel[0-9]*]] = sub i64 [[PRF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WR:%atoll.wild[0-9]*]] = icmp uge i64 [[RR]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WR]], label %[[WRAPR:atoll.wrap[0-9]*]], label %[[TAILR:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK:       {{^}}[[WRAPR]]:
@@ -295,7 +302,8 @@ define ptx_kernel void @two(ptr addrspace(1) %p, ptr %q, i64 %i) {
 ; CHECK-NEXT:  atoll.body:
 ; CHECK-NEXT:    %a = getelementptr i32, ptr addrspace(1) %p, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr addrspace(1) %a to i64
-; CHECK-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; CHECK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; CHECK-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; CHECK-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -313,7 +321,8 @@ define ptx_kernel void @two(ptr addrspace(1) %p, ptr %q, i64 %i) {
 ; CHECK-NEXT:    %b = getelementptr i64, ptr %q, i64 %i
 ; CHECK-NEXT:    %w = zext i32 %v to i64
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr %b to i64
-; CHECK-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; CHECK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; CHECK-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; CHECK-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -349,10 +358,12 @@ exit:
 
 ; CHECK-LABEL: define ptx_kernel void @copy(
 ; CHECK:       go:
-; CHECK-NEXT:    [[L0:%atoll.len[0-9]*]] = call i64 @llvm.umin.i64(i64 %n, i64 %__atoll_arena_size)
+; CHECK-NEXT:    [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[L0:%atoll.len[0-9]*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 %__atoll_arena_size)
 ; CHECK-NEXT:    [[L:%atoll.len[0-9]*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %__atoll_arena_size)
 ; CHECK-NEXT:    [[PD:%.*]] = ptrtoint ptr addrspace(1) %d to i64
-; CHECK-NEXT:    [[RD:%atoll.rel[0-9]*]] = sub i64 [[PD]], %__atoll_arena_base
+; CHECK-NEXT:    [[PDF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PD]]
+; CHECK-NEXT:    [[RD:%atoll.rel[0-9]*]] = sub i64 [[PDF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WD:%atoll.wild[0-9]*]] = icmp uge i64 [[RD]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WD]], label %[[WRAPD:atoll.wrap[0-9]*]], label %[[TAILD:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -368,7 +379,8 @@ exit:
 ; CHECK-NEXT:    [[AD:%.*]] = add i64 %__atoll_arena_base, [[ALD]]
 ; CHECK-NEXT:    [[GD:%.*]] = inttoptr i64 [[AD]] to ptr addrspace(1)
 ; CHECK-NEXT:    [[PS:%.*]] = ptrtoint ptr addrspace(1) %s to i64
-; CHECK-NEXT:    [[RS:%atoll.rel[0-9]*]] = sub i64 [[PS]], %__atoll_arena_base
+; CHECK-NEXT:    [[PSF:%atoll.addr.fr[0-9]*]] = freeze i64 [[PS]]
+; CHECK-NEXT:    [[RS:%atoll.rel[0-9]*]] = sub i64 [[PSF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[WS:%atoll.wild[0-9]*]] = icmp uge i64 [[RS]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[WS]], label %[[WRAPS:atoll.wrap[0-9]*]], label %[[TAILS:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:
@@ -406,7 +418,8 @@ define ptx_kernel void @group(ptr addrspace(1) %p, i64 %i, ptr addrspace(1) %out
 ; CHECK-NEXT:    %a = getelementptr float, ptr addrspace(1) %p, i64 %i
 ; CHECK-NEXT:    %a1 = getelementptr i8, ptr addrspace(1) %a, i64 4
 ; CHECK-NEXT:    [[GP:%.*]] = ptrtoint ptr addrspace(1) %a to i64
-; CHECK-NEXT:    [[GRL:%atoll.rel[0-9]*]] = sub i64 [[GP]], %__atoll_arena_base
+; CHECK-NEXT:    [[GPF:%atoll.addr.fr[0-9]*]] = freeze i64 [[GP]]
+; CHECK-NEXT:    [[GRL:%atoll.rel[0-9]*]] = sub i64 [[GPF]], %__atoll_arena_base
 ; CHECK-NEXT:    [[GW:%atoll.wild[0-9]*]] = icmp uge i64 [[GRL]], %__atoll_arena_size
 ; CHECK-NEXT:    br i1 [[GW]], label %[[GWRAP:atoll.wrap[0-9]*]], label %[[GTAIL:[0-9]+]], !prof [[UNLIKELY]]
 ; CHECK-EMPTY:

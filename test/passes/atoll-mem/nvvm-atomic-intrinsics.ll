@@ -26,7 +26,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; CHECK-LABEL: define ptx_kernel void @scoped(
 ; CHECK:         %a = getelementptr i32, ptr %p, i64 %i
 ; CHECK-NEXT:    [[P0:%.*]] = ptrtoint ptr %a to i64
-; CHECK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0]] to i32
+; CHECK-NEXT:    [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; CHECK-NEXT:    [[TO0:%.*]] = trunc i64 [[P0F]] to i32
 ; CHECK-NEXT:    [[O0:%.*]] = and i32 [[TO0]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[ZO0:%.*]] = zext i32 [[O0]] to i64
 ; CHECK-NEXT:    [[A0:%.*]] = or i64 %atoll.arena.base, [[ZO0]]
@@ -34,7 +35,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; CHECK-NEXT:    [[X0:%.*]] = addrspacecast ptr addrspace(1) [[G0]] to ptr
 ; CHECK-NEXT:    %r0 = call i32 @llvm.nvvm.atomic.add.gen.i.cta.i32.p0(ptr [[X0]], i32 1)
 ; CHECK-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %g to i64
-; CHECK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1]] to i32
+; CHECK-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; CHECK-NEXT:    [[TO1:%.*]] = trunc i64 [[P1F]] to i32
 ; CHECK-NEXT:    [[O1:%.*]] = and i32 [[TO1]], %atoll.arena.mask.a8
 ; CHECK-NEXT:    [[ZO1:%.*]] = zext i32 [[O1]] to i64
 ; CHECK-NEXT:    [[A1:%.*]] = or i64 %atoll.arena.base, [[ZO1]]
@@ -52,7 +54,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; CHECK-NEXT:    [[X2:%.*]] = getelementptr i8, ptr addrspacecast (ptr addrspace(3) @cnt to ptr), i64 [[Z2]]
 ; CHECK-NEXT:    %r2 = call i32 @llvm.nvvm.atomic.max.gen.i.cta.i32.p0(ptr [[X2]], i32 %r0)
 ; CHECK-NEXT:    [[P3:%.*]] = ptrtoint ptr %p to i64
-; CHECK-NEXT:    [[TO3:%.*]] = trunc i64 [[P3]] to i32
+; CHECK-NEXT:    [[P3F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P3]]
+; CHECK-NEXT:    [[TO3:%.*]] = trunc i64 [[P3F]] to i32
 ; CHECK-NEXT:    [[O3:%.*]] = and i32 [[TO3]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[ZO3:%.*]] = zext i32 [[O3]] to i64
 ; CHECK-NEXT:    [[A3:%.*]] = or i64 %atoll.arena.base, [[ZO3]]
@@ -64,7 +67,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; MOD-NEXT:    [[LIM0:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 4
 ; MOD-NEXT:    [[LIM1:%atoll.lim[0-9]*]] = sub i64 %__atoll_arena_size, 8
 ; MOD:         [[P0:%.*]] = ptrtoint ptr %a to i64
-; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0]], %__atoll_arena_base
+; MOD-NEXT:         [[P0F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P0]]
+; MOD-NEXT:    [[R0:%atoll.rel[0-9]*]] = sub i64 [[P0F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W0:%atoll.wild[0-9]*]] = icmp uge i64 [[R0]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W0]], label %[[WRAP0:atoll.wrap[0-9]*]], label %[[TAIL0:[0-9]+]], !prof
 ; MOD-EMPTY:
@@ -79,7 +83,8 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; MOD-NEXT:    [[A0:%.*]] = add i64 %__atoll_arena_base, [[AL0]]
 ; MOD:         %r0 = call i32 @llvm.nvvm.atomic.add.gen.i.cta.i32.p0(
 ; MOD-NEXT:    [[P1:%.*]] = ptrtoint ptr addrspace(1) %g to i64
-; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1]], %__atoll_arena_base
+; MOD-NEXT:    [[P1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[P1]]
+; MOD-NEXT:    [[R1:%atoll.rel[0-9]*]] = sub i64 [[P1F]], %__atoll_arena_base
 ; MOD-NEXT:    [[W1:%atoll.wild[0-9]*]] = icmp uge i64 [[R1]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[W1]], label %[[WRAP1:atoll.wrap[0-9]*]], label %[[TAIL1:[0-9]+]], !prof
 ; MOD-EMPTY:

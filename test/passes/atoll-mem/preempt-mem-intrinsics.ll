@@ -20,7 +20,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; confined address.
 ; CHECK-LABEL: define ptx_kernel void @global_rt(
 ; CHECK-NOT:     call void @llvm.mem
-; CHECK:         [[LEN:%atoll.len[0-9]*]] = call i64 @llvm.umin.i64(i64 %n, i64 {{%.*}})
+; CHECK:         [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:         [[LEN:%atoll.len[0-9]*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 {{%.*}})
 ; CHECK:       loadstoreloop.atoll.backedge:
 ; CHECK:       atoll.poll:
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %atoll.ctrl

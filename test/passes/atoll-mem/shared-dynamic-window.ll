@@ -41,7 +41,8 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; CHECK-NEXT:    %sp = addrspacecast ptr %gp to ptr addrspace(3)
 ; CHECK-NEXT:    %p = getelementptr float, ptr addrspace(3) @dyn, i64 %i
 ; CHECK-NEXT:    [[R0:%.*]] = ptrtoint ptr addrspace(3) %p to i64
-; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0]], %atoll.smem.lo
+; CHECK-NEXT:    [[R0F:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[R0]]
+; CHECK-NEXT:    [[O0:%.*]] = sub i64 [[R0F]], %atoll.smem.lo
 ; CHECK-NEXT:    [[TC0:%.*]] = trunc i64 [[O0]] to i32
 ; CHECK-NEXT:    [[LC0:%.*]] = trunc i64 [[LIM0]] to i32
 ; CHECK-NEXT:    [[C0:%.*]] = call i32 @llvm.umin.i32(i32 [[TC0]], i32 [[LC0]])
@@ -54,7 +55,8 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; CHECK-NEXT:    %g = addrspacecast ptr addrspace(3) %p to ptr
 ; CHECK-NEXT:    [[S1:%.*]] = addrspacecast ptr %g to ptr addrspace(3)
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr addrspace(3) [[S1]] to i64
-; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1]], %atoll.smem.lo
+; CHECK-NEXT:    [[R1F:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[R1]]
+; CHECK-NEXT:    [[O1:%.*]] = sub i64 [[R1F]], %atoll.smem.lo
 ; CHECK-NEXT:    [[TC1:%.*]] = trunc i64 [[O1]] to i32
 ; CHECK-NEXT:    [[LC1:%.*]] = trunc i64 [[LIM1]] to i32
 ; CHECK-NEXT:    [[C1:%.*]] = call i32 @llvm.umin.i32(i32 [[TC1]], i32 [[LC1]])
@@ -67,7 +69,8 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; A shared pointer of unknown object, 16 bytes align 16.
 ; CHECK-NEXT:    %q = getelementptr <4 x float>, ptr addrspace(3) %sp, i64 %i
 ; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %q to i64
-; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], %atoll.smem.lo
+; CHECK-NEXT:    [[R2F:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[R2]]
+; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2F]], %atoll.smem.lo
 ; CHECK-NEXT:    [[TC2:%.*]] = trunc i64 [[O2]] to i32
 ; CHECK-NEXT:    [[LC2:%.*]] = trunc i64 [[LIM2]] to i32
 ; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[TC2]], i32 [[LC2]])

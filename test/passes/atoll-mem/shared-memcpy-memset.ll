@@ -24,7 +24,8 @@ define ptx_kernel void @stage(ptr %src, i64 %off, i64 %n) {
 ; CHECK:       atoll.body:
 ; memcpy into @tile (128 bytes) from the arena: len = umin(umin(n, 128), window).
 ; CHECK-NEXT:    %d = getelementptr i8, ptr addrspace(3) @tile, i64 [[OFF:%[^ ]+]]
-; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 128)
+; CHECK-NEXT:    [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 128)
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
 ; CHECK-NEXT:    [[LIM0:%.*]] = sub i64 128, [[L]]
 ; CHECK-NEXT:    [[T0:%.*]] = trunc i64 [[OFF]] to i32
@@ -35,7 +36,8 @@ define ptx_kernel void @stage(ptr %src, i64 %off, i64 %n) {
 ; CHECK-NEXT:    [[Z0:%.*]] = zext i32 [[A0]] to i64
 ; CHECK-NEXT:    [[D:%.*]] = getelementptr i8, ptr addrspace(3) @tile, i64 [[Z0]]
 ; CHECK-NEXT:    [[R1:%.*]] = ptrtoint ptr %src to i64
-; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[R1]] to i32
+; CHECK-NEXT:    [[R1F:%atoll.addr.fr[0-9]*]] = freeze i64 [[R1]]
+; CHECK-NEXT:    [[T1:%.*]] = trunc i64 [[R1F]] to i32
 ; CHECK-NEXT:    [[O1:%.*]] = and i32 [[T1]], %atoll.arena.mask.a4
 ; CHECK-NEXT:    [[S1:%.*]] = sub i64 %atoll.arena.window, [[L]]
 ; CHECK-NEXT:    [[AL1:%.*]] = and i64 [[S1]], -4
@@ -48,10 +50,12 @@ define ptx_kernel void @stage(ptr %src, i64 %off, i64 %n) {
 ; CHECK-NEXT:    call void @llvm.memcpy.p3.p0.i64(ptr addrspace(3) align 4 [[D]], ptr align 4 [[S]], i64 [[L]], i1 false)
 ; memset into the dynamic window: len = umin(n, bytes), limit bytes - len.
 ; CHECK-NEXT:    %w = getelementptr i8, ptr addrspace(3) @dyn, i64 [[OFF]]
-; CHECK-NEXT:    [[L2:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 %atoll.smem.bytes)
+; CHECK-NEXT:    [[LF0:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[L2:%.*]] = call i64 @llvm.umin.i64(i64 [[LF0]], i64 %atoll.smem.bytes)
 ; CHECK-NEXT:    [[R2:%.*]] = ptrtoint ptr addrspace(3) %w to i64
 ; CHECK-NEXT:    [[LIM2:%.*]] = sub i64 %atoll.smem.bytes, [[L2]]
-; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2]], %atoll.smem.lo
+; CHECK-NEXT:    [[R2F:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[R2]]
+; CHECK-NEXT:    [[O2:%.*]] = sub i64 [[R2F]], %atoll.smem.lo
 ; CHECK-NEXT:    [[T2:%.*]] = trunc i64 [[O2]] to i32
 ; CHECK-NEXT:    [[LT2:%.*]] = trunc i64 [[LIM2]] to i32
 ; CHECK-NEXT:    [[C2:%.*]] = call i32 @llvm.umin.i32(i32 [[T2]], i32 [[LT2]])

@@ -19,13 +19,16 @@ define ptx_kernel void @via_table(ptr %table, i64 %i) {
 
 ; CHECK-LABEL: define ptx_kernel void @via_table(
 ; CHECK:         %p = load ptr, ptr {{%.*}}, align 8
-; CHECK-NEXT:    [[IS0:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; CHECK-NEXT:    [[PF0:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; CHECK-NEXT:    [[IS0:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF0]])
 ; CHECK:         [[P0:%atoll.generic]] = select i1 [[IS0]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    %o = atomicrmw add ptr [[P0]], i32 1 monotonic, align 4
-; CHECK-NEXT:    [[IS1:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; CHECK-NEXT:    [[PF1:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; CHECK-NEXT:    [[IS1:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF1]])
 ; CHECK:         [[P1:%.*]] = select i1 [[IS1]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    %c = cmpxchg ptr [[P1]], i32 %o, i32 0 acq_rel monotonic, align 4
-; CHECK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; CHECK-NEXT:    [[PF2:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; CHECK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF2]])
 ; CHECK:         [[P2:%.*]] = select i1 [[IS2]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    %r = call i32 @llvm.nvvm.atomic.inc.gen.i.cta.i32.p0(ptr [[P2]], i32 7)
 

@@ -24,10 +24,12 @@ define ptx_kernel void @chase(ptr %table, i64 %i) {
 ; MASK:         [[LIM:%atoll.smem.lim]] = sub i64 %atoll.smem.bytes, 4
 ; MASK:       atoll.body:
 ; MASK:         %p = load ptr, ptr {{%.*}}, align 8
-; MASK-NEXT:    [[IS:%atoll.is.shared]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
-; MASK-NEXT:    [[S:%.*]] = addrspacecast ptr %p to ptr addrspace(3)
+; MASK-NEXT:    [[PF0:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; MASK-NEXT:    [[IS:%atoll.is.shared]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF0]])
+; MASK-NEXT:    [[S:%.*]] = addrspacecast ptr [[PF0]] to ptr addrspace(3)
 ; MASK-NEXT:    [[SR:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
-; MASK-NEXT:    [[SO:%.*]] = sub i64 [[SR]], %atoll.smem.lo
+; MASK-NEXT:    [[SRF:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[SR]]
+; MASK-NEXT:    [[SO:%.*]] = sub i64 [[SRF]], %atoll.smem.lo
 ; MASK-NEXT:    [[TSC:%.*]] = trunc i64 [[SO]] to i32
 ; MASK-NEXT:    [[LSC:%.*]] = trunc i64 [[LIM]] to i32
 ; MASK-NEXT:    [[SC:%.*]] = call i32 @llvm.umin.i32(i32 [[TSC]], i32 [[LSC]])
@@ -36,8 +38,9 @@ define ptx_kernel void @chase(ptr %table, i64 %i) {
 ; MASK-NEXT:    [[SW:%.*]] = add i64 %atoll.smem.lo, [[ZSC]]
 ; MASK-NEXT:    [[SP:%.*]] = inttoptr i64 [[SW]] to ptr addrspace(3)
 ; MASK-NEXT:    [[SG:%.*]] = addrspacecast ptr addrspace(3) [[SP]] to ptr
-; MASK-NEXT:    [[GR:%.*]] = ptrtoint ptr %p to i64
-; MASK-NEXT:    [[TGO:%.*]] = trunc i64 [[GR]] to i32
+; MASK-NEXT:    [[GR:%.*]] = ptrtoint ptr [[PF0]] to i64
+; MASK-NEXT:    [[GRF:%atoll.addr.fr[0-9]*]] = freeze i64 [[GR]]
+; MASK-NEXT:    [[TGO:%.*]] = trunc i64 [[GRF]] to i32
 ; MASK-NEXT:    [[GO:%.*]] = and i32 [[TGO]], %atoll.arena.mask.a4
 ; MASK-NEXT:    [[ZGO:%.*]] = zext i32 [[GO]] to i64
 ; MASK-NEXT:    [[GA:%.*]] = or i64 %atoll.arena.base, [[ZGO]]
@@ -46,16 +49,19 @@ define ptx_kernel void @chase(ptr %table, i64 %i) {
 ; MASK-NEXT:    [[SEL:%atoll.generic]] = select i1 [[IS]], ptr [[SG]], ptr [[GG]]
 ; MASK-NEXT:    %v = load i32, ptr [[SEL]], align 4
 ; MASK-NEXT:    %v1 = add i32 %v, 1
-; MASK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; MASK-NEXT:    [[PF1:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; MASK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF1]])
 ; MASK:         [[SEL2:%.*]] = select i1 [[IS2]], ptr {{%.*}}, ptr {{%.*}}
 ; MASK-NEXT:    store i32 %v1, ptr [[SEL2]], align 4
 
 ; MOD-LABEL: define ptx_kernel void @chase(
 ; MOD:         %p = load ptr, ptr {{%.*}}, align 8
-; MOD-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; MOD-NEXT:    [[PF1:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; MOD-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF1]])
 ; MOD:         [[SG:%.*]] = addrspacecast ptr addrspace(3) {{%.*}} to ptr
-; MOD-NEXT:    [[GR:%.*]] = ptrtoint ptr %p to i64
-; MOD-NEXT:    [[GD:%atoll.rel[0-9]*]] = sub i64 [[GR]], %__atoll_arena_base
+; MOD-NEXT:    [[GR:%.*]] = ptrtoint ptr [[PF1]] to i64
+; MOD-NEXT:    [[GRF:%atoll.addr.fr[0-9]*]] = freeze i64 [[GR]]
+; MOD-NEXT:    [[GD:%atoll.rel[0-9]*]] = sub i64 [[GRF]], %__atoll_arena_base
 ; MOD-NEXT:    [[WG:%atoll.wild[0-9]*]] = icmp uge i64 [[GD]], %__atoll_arena_size
 ; MOD-NEXT:    br i1 [[WG]], label %[[WRAPG:atoll.wrap[0-9]*]], label %[[TAILG:[0-9]+]], !prof
 ; MOD-EMPTY:

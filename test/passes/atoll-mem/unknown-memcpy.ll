@@ -20,15 +20,19 @@ define ptx_kernel void @copy_out(ptr %table, ptr %src, i64 %n) {
 ; CHECK:         %dst = load ptr, ptr {{%.*}}, align 8
 ; A copy through a pointer of unknown space keeps the length of its space's window:
 ; the shared window when it is shared at run time, else the arena.
-; CHECK-NEXT:    [[ISW:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
+; The window test and the confinement read one frozen pointer (R2-F5).
+; CHECK-NEXT:    [[LF:%atoll.len.fr[0-9]*]] = freeze i64 %n
+; CHECK-NEXT:    [[PF0:%atoll.ptr.fr[0-9]*]] = freeze ptr %dst
+; CHECK-NEXT:    [[ISW:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF0]])
 ; CHECK-NEXT:    [[W:%atoll.window]] = select i1 [[ISW]], i64 %atoll.smem.bytes, i64 %atoll.arena.window
-; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 %n, i64 [[W]])
+; CHECK-NEXT:    [[L0:%.*]] = call i64 @llvm.umin.i64(i64 [[LF]], i64 [[W]])
 ; CHECK-NEXT:    [[L:%.*]] = call i64 @llvm.umin.i64(i64 [[L0]], i64 %atoll.arena.window)
-; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
-; CHECK-NEXT:    [[S:%.*]] = addrspacecast ptr %dst to ptr addrspace(3)
+; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF0]])
+; CHECK-NEXT:    [[S:%.*]] = addrspacecast ptr [[PF0]] to ptr addrspace(3)
 ; CHECK-NEXT:    [[SR:%.*]] = ptrtoint ptr addrspace(3) [[S]] to i64
 ; CHECK-NEXT:    [[SLIM:%.*]] = sub i64 %atoll.smem.bytes, [[L]]
-; CHECK-NEXT:    [[SO:%.*]] = sub i64 [[SR]], %atoll.smem.lo
+; CHECK-NEXT:    [[SRF:%atoll.smem.addr.fr[0-9]*]] = freeze i64 [[SR]]
+; CHECK-NEXT:    [[SO:%.*]] = sub i64 [[SRF]], %atoll.smem.lo
 ; CHECK-NEXT:    [[ST:%.*]] = trunc i64 [[SO]] to i32
 ; CHECK-NEXT:    [[SLT:%.*]] = trunc i64 [[SLIM]] to i32
 ; CHECK-NEXT:    [[SC:%.*]] = call i32 @llvm.umin.i32(i32 [[ST]], i32 [[SLT]])
@@ -41,6 +45,7 @@ define ptx_kernel void @copy_out(ptr %table, ptr %src, i64 %n) {
 ; CHECK:         [[D:%atoll.generic]] = select i1 [[IS]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK:         call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[D]], ptr align 8 {{%.*}}, i64 [[L]], i1 false)
 ; A 16-byte constant memset keeps its constant length.
-; CHECK:         [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %dst)
+; CHECK:         [[PF1:%atoll.ptr.fr[0-9]*]] = freeze ptr %dst
+; CHECK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF1]])
 ; CHECK:         [[D2:%.*]] = select i1 [[IS2]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    call void @llvm.memset.p0.i64(ptr align 1 [[D2]], i8 0, i64 16, i1 false)

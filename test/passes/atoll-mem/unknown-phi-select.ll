@@ -34,12 +34,14 @@ join:
 ; CHECK:       join:
 ; CHECK-NEXT:    %base = phi ptr [ %sh, %a ], [ %buf, %b ]
 ; CHECK-NEXT:    %p = getelementptr float, ptr %base, i64 %i
-; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %p)
+; CHECK-NEXT:    [[PF0:%atoll.ptr.fr[0-9]*]] = freeze ptr %p
+; CHECK-NEXT:    [[IS:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF0]])
 ; CHECK:         [[SEL:%atoll.generic]] = select i1 [[IS]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    store float %x, ptr [[SEL]], align 4
 ; A select of global and (shared or global): unknown as well.
 ; CHECK-NEXT:    %q = select i1 %c, ptr %buf, ptr %p
-; CHECK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr %q)
+; CHECK-NEXT:    [[PF1:%atoll.ptr.fr[0-9]*]] = freeze ptr %q
+; CHECK-NEXT:    [[IS2:%.*]] = call i1 @llvm.nvvm.isspacep.shared(ptr [[PF1]])
 ; CHECK:         [[SEL2:%.*]] = select i1 [[IS2]], ptr {{%.*}}, ptr {{%.*}}
 ; CHECK-NEXT:    %v = load float, ptr [[SEL2]], align 4
 ; Two offsets into the same shared object: confined into @tile. The pointer is

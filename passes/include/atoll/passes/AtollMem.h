@@ -26,6 +26,9 @@ struct AtollMemOptions {
   /// measure their cost (preempt=off); such kernels cannot be cancelled.
   bool Preempt = true;
   unsigned PollShift = 6; // ATOLL_DEFAULT_POLL_SHIFT: cancel word read every 2^k edges
+  /// Largest stack frame (static allocas after inlining) per thread, in bytes
+  /// (ATOLL_DEFAULT_MAX_LOCAL_BYTES); a kernel with a larger one is refused (R5-F4).
+  uint64_t MaxLocalBytes = 16 * 1024;
 };
 
 /// The defaults of the pass options, from the command line (-atoll-clamping-mode,
@@ -36,7 +39,7 @@ llvm::Expected<AtollMemOptions> defaultAtollMemOptions();
 /// Parses the text between '<' and '>' of -passes='atoll-mem<...>', starting
 /// from defaultAtollMemOptions():
 ///   clamping-mode=mask-based|modulo-based ; verbose ; summarize ;
-///   preempt=on|off ; poll-shift=N (0..20)
+///   preempt=on|off ; poll-shift=N (0..20) ; max-local-bytes=N (1..524288)
 llvm::Expected<AtollMemOptions> parseAtollMemOptions(llvm::StringRef Params);
 
 class AtollMemPass : public llvm::PassInfoMixin<AtollMemPass> {
