@@ -859,6 +859,11 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
 void atollMockHoldKernels(int on) {
   std::lock_guard lock(g_mutex);
   g_hold = on != 0;
+  if (!g_hold) { // at once, not at the next query (hold mode may start again first)
+    for (Stream *st : g_streams)
+      st->pending = 0;
+    g_nullStream.pending = 0;
+  }
   g_cv.notify_all();
 }
 // Cancel sets (cuMemsetD32Async of the value 1 to one word) are queued while on;
