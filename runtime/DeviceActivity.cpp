@@ -148,7 +148,8 @@ DeviceActivity::tryDrain(const cuda::DriverApi &api, uint64_t generation) {
   cv_.wait(lock, [&] { return launching_ == 0; });
   const auto until = deadlineAfter(begin, drainHold());
   bool quiet;
-  while (!(quiet = allIdleLocked(api, generation)) && steady_clock::now() < until) {
+  while (!(quiet = allIdleLocked(api, generation)) && steady_clock::now() < until &&
+         !Reclaimer::instance().exiting()) {
     lock.unlock();
     std::this_thread::sleep_for(microseconds(200));
     lock.lock();
