@@ -212,8 +212,13 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
     state->generation = DeviceRegistry::generation[d].load();
   }
   // How long a drain may hold launches: every busy period of this runtime ends by then.
-  DeviceActivity::of(options.deviceOrdinal)
-      .noteDrainHold(options.maxBusyTime + options.maxCancelDeadline + 2 * Watchdog::kTick);
+  // Saturated: the service may set its caps to milliseconds::max().
+  {
+    using ms = std::chrono::milliseconds;
+    auto add = [](ms a, ms b) { return a > ms::max() - b ? ms::max() : a + b; };
+    DeviceActivity::of(options.deviceOrdinal)
+        .noteDrainHold(add(add(options.maxBusyTime, options.maxCancelDeadline), 2 * Watchdog::kTick));
+  }
   // From here on, ~RuntimeState releases the context on every error path.
   if (CUresult r = api.cuCtxSetCurrent(state->ctx); r != CUDA_SUCCESS)
     return state->fail(r, "making the primary context current");

@@ -119,7 +119,9 @@ void Watchdog::scan(Clock::time_point now) noexcept {
       continue;
     }
     const auto limit = std::chrono::milliseconds(e.limitMs.load(std::memory_order_relaxed));
-    if (limit.count() > 0 && now - e.busySince >= limit)
+    // In milliseconds: a limit of milliseconds::max() would overflow in nanoseconds.
+    if (limit.count() > 0 &&
+        std::chrono::duration_cast<std::chrono::milliseconds>(now - e.busySince) >= limit)
       cancel(e, now);
   }
 }
