@@ -355,6 +355,11 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync,
                                    "affected)",
                                    timeout.count())));
   }
+  // The watchdog cancelled the work while this call waited: not a success.
+  if (Status s = takeWatchdogCancel(lock); !s) {
+    finishBatch(target);
+    return s;
+  }
   if (epoch != cancelEpoch) {
     finishBatch(target);
     return named(Error(ErrorCode::Cancelled, "the work was cancelled before it finished"));
@@ -682,6 +687,9 @@ Status Pipeline::cancel(std::chrono::milliseconds deadline) {
                     "does",
                     deadline.count())));
   }
+  // A cancel of the watchdog meanwhile: taken (its reset queued), no error here.
+  if (Status s = impl_->takeWatchdogCancel(lock); !s && s.error().code() != ErrorCode::Timeout)
+    return s;
   impl_->finishBatch(impl_->enqueued);
   return {};
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
 namespace Atoll::detail {
 
@@ -23,7 +24,14 @@ void PipelineImpl::noteRest() noexcept {
 }
 
 Status PipelineImpl::takeWatchdogCancel(Lock &) {
-  if (!watch || !watch->cancelPending.load(std::memory_order_acquire))
+  if (!watch)
+    return {};
+  uint32_t pending;
+  // 2: the watchdog is between its set and its event (two calls that return at
+  // once): the work may already have left, the event is not there yet.
+  while ((pending = watch->cancelPending.load(std::memory_order_acquire)) == 2)
+    std::this_thread::yield();
+  if (!pending)
     return {};
   const cuda::DriverApi &api = *state->api;
   // The reset after the watchdog's set (its event on the control stream) and after

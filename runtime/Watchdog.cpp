@@ -136,10 +136,16 @@ void Watchdog::cancel(WatchedStream &e, Clock::time_point now) noexcept {
     return; // retried at the next tick
   }
   // The set of requestCancel, on the control stream (no tenant work there), then an
-  // event behind it: the pipeline's reset waits for it.
+  // event behind it: the pipeline's reset waits for it. Flagged (2) before the set:
+  // a waiter that sees the work end must learn that it was cancelled.
+  e.cancelPending.store(2, std::memory_order_release);
   if (api.cuMemsetD32Async(e.control + ATOLL_CONTROL_CANCEL_OFFSET, 1, 1, cs) != CUDA_SUCCESS ||
-      api.cuEventRecord(e.event, cs) != CUDA_SUCCESS)
-    return; // a sticky error marks the runtime lost at its next call; retried otherwise
+      api.cuEventRecord(e.event, cs) != CUDA_SUCCESS) {
+    // Not set (or not behind an event): a sticky error marks the runtime lost at its
+    // next call; retried at the next tick otherwise.
+    e.cancelPending.store(0, std::memory_order_release);
+    return;
+  }
   e.cancelledAfterMs.store(
       std::chrono::duration_cast<std::chrono::milliseconds>(now - e.busySince).count());
   e.cancelledLimitMs.store(e.limitMs.load());

@@ -46,8 +46,9 @@ struct WatchedStream {
   std::atomic<int64_t> limitMs{0};
   /// Bumped by the pipeline whenever it sees its stream at rest: a busy period ends.
   std::atomic<uint64_t> rests{0};
-  /// 1 once the watchdog has set the cancel word (and recorded `event` behind the
-  /// set on the control stream); back to 0 when the pipeline has queued its reset.
+  /// 2 while the watchdog sets the cancel word, 1 once it has (and recorded `event`
+  /// behind the set on the control stream); back to 0 when the pipeline has queued
+  /// its reset.
   std::atomic<uint32_t> cancelPending{0};
   std::atomic<int64_t> cancelledAfterMs{0}; // the busy period it was cancelled at
   std::atomic<int64_t> cancelledLimitMs{0}; // the limit it exceeded

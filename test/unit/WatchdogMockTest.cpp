@@ -172,6 +172,29 @@ TEST_F(WatchdogMock, TheNextLaunchReportsTheWatchdogsCancel) {
   EXPECT_TRUE((*a)->synchronize());
 }
 
+// A synchronize() that is waiting when the watchdog cancels (its own deadline comes
+// later: it started after the work) reports the cancel, never success.
+TEST_F(WatchdogMock, AWaiterSeesTheWatchdogsCancelAsTimeout) {
+  auto rt = runtime({.defaultTimeout = 300ms});
+  ASSERT_TRUE(rt && app);
+  auto a = rt->createPipeline({.arenaBytes = 1 << 20});
+  ASSERT_TRUE(a);
+  hold(1);
+  ASSERT_TRUE(launch(**a));
+  std::this_thread::sleep_for(150ms);
+  const auto t0 = Clock::now();
+  Status s = (*a)->synchronize();
+  const double ms = msSince(t0);
+  ASSERT_FALSE(s) << "cancelled work was reported as finished";
+  EXPECT_EQ(s.error().code(), ErrorCode::Timeout);
+  EXPECT_TRUE(contains(s.error(), "cancelled by the runtime's watchdog")) << s.error().describe();
+  EXPECT_LT(ms, 290.0) << "the waiter's own timeout fired, not the watchdog";
+  EXPECT_EQ((*a)->stats().watchdogCancels, 1u);
+  hold(0);
+  EXPECT_TRUE(launch(**a));
+  EXPECT_TRUE((*a)->synchronize());
+}
+
 // Negative: a busy period ends whenever the pipeline sees its stream at rest; a
 // tenant whose work rests (here: cancelled and relaunched every 100 ms, 8 times,
 // longer than its 300 ms timeout in all) is never cancelled by the watchdog, nor is
