@@ -6,6 +6,7 @@
 #include "ModuleLoad.h"
 #include "ModuleValidation.h"
 #include "RuntimeState.h"
+#include "Watchdog.h"
 #include "compile/RemoteCompile.h"
 #include "atoll/toolchain/Toolchain.h"
 
@@ -93,8 +94,8 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
   if (opts.optLevel > 3)
     return readyWith(Error(ErrorCode::InvalidArgument,
                            fmt::format("optLevel {} is not 0-3", opts.optLevel)));
-  if (opts.timeout.count() < 0)
-    return readyWith(Error(ErrorCode::InvalidArgument, "AppOptions::timeout is negative"));
+  if (Status s = checkAppTimeout(options, opts.timeout); !s)
+    return readyWith(std::move(s).error());
   if (bitcode.empty())
     return readyWith(
         Error(ErrorCode::InvalidBitcode, "empty input (expected LLVM bitcode or textual IR)"));

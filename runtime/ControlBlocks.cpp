@@ -54,16 +54,19 @@ void ControlBlocks::release(uint64_t addr, bool idle) noexcept {
     free_.push_back(uint32_t((addr - base_) / ATOLL_CONTROL_BLOCK_BYTES));
 }
 
-void ControlBlocks::quarantine(uint64_t addr, CUevent done) noexcept {
+void ControlBlocks::quarantine(uint64_t addr, CUevent done, CUevent controlDone) noexcept {
   std::lock_guard lock(mutex_);
   try {
     if (base_ && addr >= base_) {
-      quarantined_.emplace_back(uint32_t((addr - base_) / ATOLL_CONTROL_BLOCK_BYTES), done);
+      quarantined_.push_back(
+          {uint32_t((addr - base_) / ATOLL_CONTROL_BLOCK_BYTES), done, controlDone});
       return;
     }
   } catch (...) {
   }
   state_.api->cuEventDestroy(done); // no memory: the slot is dropped (never reused)
+  if (controlDone)
+    state_.api->cuEventDestroy(controlDone);
 }
 
 size_t ControlBlocks::quarantined() const {
@@ -74,20 +77,27 @@ size_t ControlBlocks::quarantined() const {
 void ControlBlocks::collectLocked() noexcept {
   const cuda::DriverApi &api = *state_.api;
   for (auto it = quarantined_.begin(); it != quarantined_.end();) {
-    if (api.cuEventQuery(it->second) != CUDA_SUCCESS) { // running (or lost: kept)
+    // Running (or lost: kept), on either stream.
+    if (api.cuEventQuery(it->done) != CUDA_SUCCESS ||
+        (it->controlDone && api.cuEventQuery(it->controlDone) != CUDA_SUCCESS)) {
       ++it;
       continue;
     }
-    api.cuEventDestroy(it->second);
-    free_.push_back(it->first);
+    api.cuEventDestroy(it->done);
+    if (it->controlDone)
+      api.cuEventDestroy(it->controlDone);
+    free_.push_back(it->slot);
     it = quarantined_.erase(it);
   }
 }
 
 void ControlBlocks::shutdown() noexcept {
   std::lock_guard lock(mutex_);
-  for (auto &[slot, done] : quarantined_)
-    state_.api->cuEventDestroy(done);
+  for (const Quarantined &q : quarantined_) {
+    state_.api->cuEventDestroy(q.done);
+    if (q.controlDone)
+      state_.api->cuEventDestroy(q.controlDone);
+  }
   quarantined_.clear();
   if (stream_)
     state_.api->cuStreamDestroy(stream_);

@@ -30,10 +30,12 @@ public:
   /// idle: no kernel can still read the slot, so it is reused; otherwise it is
   /// never handed out again (32 bytes; a cancelled kernel may still be leaving).
   void release(uint64_t slot, bool idle) noexcept;
-  /// A slot whose kernels may still run: reused once `done` (recorded after all of
-  /// its pipeline's work) has completed, polled by acquire(); the event is then
-  /// destroyed. Lost or shut down first: dropped with the context.
-  void quarantine(uint64_t slot, CUevent done) noexcept;
+  /// A slot whose kernels or writes may still run: reused once `done` (recorded
+  /// after all of its pipeline's work) and `controlDone` (recorded on the control
+  /// stream after every cancel set for it; null: none) have completed, polled by
+  /// acquire(); the events are then destroyed. Lost or shut down first: dropped
+  /// with the context.
+  void quarantine(uint64_t slot, CUevent done, CUevent controlDone = nullptr) noexcept;
   /// Slots quarantined now (tests).
   size_t quarantined() const;
   /// The runtime's control stream (valid after a successful acquire).
@@ -48,7 +50,11 @@ private:
   CUstream stream_ = nullptr;
   uint32_t next_ = 0;
   std::vector<uint32_t> free_;
-  std::vector<std::pair<uint32_t, CUevent>> quarantined_;
+  struct Quarantined {
+    uint32_t slot;
+    CUevent done, controlDone;
+  };
+  std::vector<Quarantined> quarantined_;
   /// Moves quarantined slots whose work has ended to free_ (cuEventQuery, at once).
   void collectLocked() noexcept;
 };

@@ -129,6 +129,41 @@ DeviceActivity::tryQuiet(const cuda::DriverApi &api, uint64_t generation,
   return QuietSection(*this, std::move(order));
 }
 
+void DeviceActivity::noteDrainHold(std::chrono::milliseconds hold) noexcept {
+  int64_t cur = drainHoldMs_.load();
+  while (cur < hold.count() && !drainHoldMs_.compare_exchange_weak(cur, hold.count())) {
+  }
+}
+
+std::optional<DeviceActivity::QuietSection>
+DeviceActivity::tryDrain(const cuda::DriverApi &api, uint64_t generation) {
+  using namespace std::chrono;
+  std::unique_lock order(order_);
+  const auto begin = steady_clock::now();
+  if (begin < nextDrain_)
+    return std::nullopt; // rate limit
+  drains_++;
+  std::unique_lock lock(mutex_);
+  closed_ = true; // no kernel starts: every busy period now only ends
+  cv_.wait(lock, [&] { return launching_ == 0; });
+  const auto until = deadlineAfter(begin, drainHold());
+  bool quiet;
+  while (!(quiet = allIdleLocked(api, generation)) && steady_clock::now() < until &&
+         !Reclaimer::instance().exiting()) {
+    lock.unlock();
+    std::this_thread::sleep_for(microseconds(200));
+    lock.lock();
+  }
+  const auto end = steady_clock::now();
+  nextDrain_ = end + std::max<steady_clock::duration>(kDrainGap, 4 * (end - begin));
+  if (quiet)
+    return QuietSection(*this, std::move(order));
+  closed_ = false;
+  lock.unlock();
+  cv_.notify_all();
+  return std::nullopt;
+}
+
 // --- Reclaimer ---------------------------------------------------------------------
 
 Reclaimer &Reclaimer::instance() {
@@ -211,8 +246,15 @@ void Reclaimer::loop() {
         // short kernels drain. Never-ending ones make this fail each time.
         const auto settle = now - busySince > milliseconds(500) ? DeviceActivity::kMaxSettle
                                                                  : microseconds(0);
-        if (auto quiet = DeviceActivity::of(head.ordinal)
-                             .tryQuiet(*head.api, head.generation, settle)) {
+        DeviceActivity &device = DeviceActivity::of(head.ordinal);
+        // Starved for long: drain (bounded, rate-limited; see tryDrain).
+        auto quiet = [&]() -> std::optional<DeviceActivity::QuietSection> {
+          if (now - busySince > DeviceActivity::kStarveAfter)
+            if (auto q = device.tryDrain(*head.api, head.generation))
+              return q;
+          return device.tryQuiet(*head.api, head.generation, settle);
+        }();
+        if (quiet) {
           ran = true;
           const auto until = now + kQuietBudget;
           for (size_t n = 0; n < kMaxQuietBatch && steady_clock::now() < until; ++n) {

@@ -78,6 +78,24 @@ public:
   std::optional<QuietSection> tryQuiet(const cuda::DriverApi &api, uint64_t generation,
                                        std::chrono::microseconds settle);
 
+  /// Starvation (review R5-F3): every pipeline's busy period is bounded by the
+  /// watchdog (Watchdog.h), but streams need not rest at the same time. A caller
+  /// starved for kStarveAfter may *drain*: close the gate and wait, with no new
+  /// kernel starting, until every stream rests, at most drainHold() (the longest
+  /// busy limit + cancel deadline of any runtime + 2 watchdog ticks). Rate-limited:
+  /// after a drain of D the next starts no earlier than max(kDrainGap, 4 D) later,
+  /// so drains hold launches at most a fifth of the time.
+  static constexpr std::chrono::milliseconds kStarveAfter{2000};
+  static constexpr std::chrono::milliseconds kDrainGap{1000};
+  std::optional<QuietSection> tryDrain(const cuda::DriverApi &api, uint64_t generation);
+  /// A runtime's bound on a drain (the largest of all runtimes' is used).
+  void noteDrainHold(std::chrono::milliseconds hold) noexcept;
+  std::chrono::milliseconds drainHold() const noexcept {
+    return std::chrono::milliseconds(drainHoldMs_.load());
+  }
+  /// Drains so far, and those that ended quiet (tests).
+  uint64_t drains() const noexcept { return drains_.load(); }
+
   /// Streams registered (retired ones included): tests.
   size_t streams() const;
 
@@ -97,6 +115,9 @@ private:
   unsigned launching_ = 0;
   bool closed_ = false;
   std::chrono::steady_clock::time_point lastSettle_{};
+  std::chrono::steady_clock::time_point nextDrain_{}; // under order_
+  std::atomic<int64_t> drainHoldMs_{0};
+  std::atomic<uint64_t> drains_{0};
   std::mutex order_; // one quiet section at a time (loaders, the reclaimer)
 };
 

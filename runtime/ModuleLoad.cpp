@@ -67,13 +67,27 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
   }
   if (entry.cubin.size() < 4 || entry.cubin.compare(0, 4, "\x7f" "ELF") != 0)
     return Error(ErrorCode::CompileError, "the module's cubin is not an ELF image");
+  // A load holds every tenant's launches while the driver loads and looks up each
+  // kernel (review R5-F6): both are bounded before the quiet section.
+  if (m->kernels.size() > options.maxKernelsPerModule)
+    return Error(ErrorCode::CapacityExceeded,
+                 fmt::format("the module has {} kernels; at most {} are loaded "
+                             "(RuntimeOptions::maxKernelsPerModule): split it",
+                             m->kernels.size(), options.maxKernelsPerModule));
+  if (entry.cubin.size() > options.maxCubinBytes)
+    return Error(ErrorCode::CapacityExceeded,
+                 fmt::format("the module's cubin has {} bytes; at most {} are loaded "
+                             "(RuntimeOptions::maxCubinBytes)",
+                             entry.cubin.size(), options.maxCubinBytes));
   char infoLog[8192] = {}, errorLog[8192] = {};
   CUjit_option keys[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                          CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void *values[] = {infoLog, reinterpret_cast<void *>(uintptr_t(sizeof infoLog)), errorLog,
                     reinterpret_cast<void *>(uintptr_t(sizeof errorLog))};
-  // The load (and the lookups below, where a lazy load happens) wait for every
-  // running kernel: made only when none runs (DeviceActivity.h).
+  // The load and the kernel lookups (cuModuleGetFunction, where a lazy load happens,
+  // and the module check's enumeration) wait for every running kernel: made only
+  // when none runs (DeviceActivity.h). The attribute queries of loaded functions
+  // come after the section.
   auto quiet = waitQuiet("load a module");
   if (!quiet)
     return std::move(quiet).error();
@@ -114,6 +128,11 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
     if (CUresult r2 = api->cuModuleGetFunction(&fn, mod, k.name.c_str()); r2 != CUDA_SUCCESS)
       return fail(r2, fmt::format("finding kernel '{}' in the loaded module", k.name));
     m->functions[i] = fn;
+  }
+  { DeviceActivity::QuietSection end = std::move(*quiet); } // launches go on
+  for (size_t i = 0; i < n; ++i) {
+    KernelInfo &k = m->kernels[i];
+    CUfunction fn = static_cast<CUfunction>(m->functions[i]);
     auto attr = [&](CUfunction_attribute a) {
       int v = 0;
       api->cuFuncGetAttribute(&v, a, fn);

@@ -32,8 +32,8 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   auto named = [&](Error e) { return std::move(e.within(fmt::format("pipeline '{}'", name))); };
   if (Status s = state->requireDevice("create a pipeline"); !s)
     return named(std::move(s).error());
-  if (opts.timeout.count() < 0)
-    return named(Error(ErrorCode::InvalidArgument, "PipelineOptions::timeout is negative"));
+  if (Status s = checkPipelineLimits(state->options, opts); !s)
+    return named(std::move(s).error());
   auto spec = arenaSpecFor(opts.arenaBytes, opts.roundToPowerOfTwo,
                            state->info.allocationGranularity, state->vmm);
   if (!spec)
@@ -56,8 +56,10 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     bool ok = true;
     if (stream && scrubEnqueued) // the lease's event must follow the scrub
       ok = api.cuEventRecord(static_cast<CUevent>(lease->arena.event), stream) == CUDA_SUCCESS;
-    // No kernel of this pipeline ever ran: the slot is idle.
-    state->controls.release(*control, /*idle=*/true);
+    // No kernel of this pipeline ever ran; the slot's zeroing may still be queued
+    // (review R5-F5): reused only if the stream is idle, else never.
+    state->controls.release(*control,
+                            !stream || api.cuStreamQuery(stream) == CUDA_SUCCESS);
     if (cancelEvent)
       api.cuEventDestroy(cancelEvent);
     if (start)
@@ -123,6 +125,10 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     release();
     throw; // Runtime::createPipeline turns it into an Error
   }
+  // Watched from here on (Watchdog.h): its work is bounded whether or not anyone waits.
+  impl->watch = Watchdog::instance().add(*state, stream, *control, impl->watchdogLimit());
+  if (!impl->watch)
+    return impl->named(Error(ErrorCode::CapacityExceeded, "cannot start the runtime's watchdog"));
   state->pipelinesCreated++;
   return std::make_unique<Pipeline>(std::move(impl)); // on bad_alloc ~PipelineImpl releases
 }
@@ -134,8 +140,9 @@ PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::s
       configuredTimeout(opts.timeout), gpuTiming(opts.gpuTiming), arenaSource(lease.source),
       arena(std::move(lease.arena)), stream(stream), startEvent(start), endEvent(end),
       control(control), cancelEvent(cancelEvent), cancelOnTimeout(opts.cancelOnTimeout),
-      cancelDeadline(opts.cancelDeadline.count() > 0 ? opts.cancelDeadline
-                                                     : std::chrono::milliseconds(1000)),
+      cancelDeadline(opts.cancelDeadline.count() > 0
+                         ? opts.cancelDeadline
+                         : std::min(std::chrono::milliseconds(1000), st->options.maxCancelDeadline)),
       maxBuffers(opts.maxBuffers ? opts.maxBuffers : kDefaultMaxBuffers),
       allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
   // Its kernels count for every runtime's quiet sections (DeviceActivity.h).
@@ -145,6 +152,9 @@ PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::s
 
 PipelineImpl::~PipelineImpl() {
   // Never throws, never waits for tenant work.
+  // First: the watchdog sets nothing more for this control block (a set it made is
+  // on the control stream, ordered before the slot's event below).
+  Watchdog::instance().remove(watch);
   state->livePipelines--;
   const cuda::DriverApi &api = *state->api;
   if (!state->makeCurrent()) {
@@ -168,19 +178,28 @@ PipelineImpl::~PipelineImpl() {
   if (!idle && ok && state->controls.stream())
     (void)api.cuMemsetD32Async(control + ATOLL_CONTROL_CANCEL_OFFSET, 1, 1,
                                state->controls.stream());
-  // A slot a running kernel may still read is quarantined until an event recorded
-  // after all of this stream's work has completed (review R3-F2: it used to be
-  // dropped for good, and 16,384 such teardowns denied every createPipeline).
-  if (idle) {
+  // The slot is reused only once every write to it has landed (review R5-F5): those
+  // queued on this stream (its zeroing, fuel and status words, a cancel's reset) and
+  // those on the control stream (cancel sets of cancel(), a timeout, the watchdog,
+  // this teardown). Idle only when both streams say so (not "never launched");
+  // else quarantined behind an event on each (review R3-F2: never dropped for good).
+  const CUstream cs = state->controls.stream();
+  const bool slotIdle =
+      q == CUDA_SUCCESS && (!cs || api.cuStreamQuery(cs) == CUDA_SUCCESS);
+  if (slotIdle) {
     state->controls.release(control, true);
   } else {
-    CUevent done = nullptr;
+    CUevent done = nullptr, controlDone = nullptr;
     if (ok && api.cuEventCreate(&done, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
-        api.cuEventRecord(done, stream) == CUDA_SUCCESS) {
-      state->controls.quarantine(control, done);
+        api.cuEventRecord(done, stream) == CUDA_SUCCESS &&
+        (!cs || (api.cuEventCreate(&controlDone, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
+                 api.cuEventRecord(controlDone, cs) == CUDA_SUCCESS))) {
+      state->controls.quarantine(control, done, controlDone);
     } else {
       if (done)
         api.cuEventDestroy(done);
+      if (controlDone)
+        api.cuEventDestroy(controlDone);
       state->controls.release(control, false); // never reused (lost context)
     }
   }
@@ -221,6 +240,8 @@ Status PipelineImpl::usable(Lock &lock) {
   if (!state->makeCurrent())
     return named(state->lost() ? state->lostError("use the pipeline")
                                : Error(ErrorCode::DriverError, "cannot make the context current"));
+  if (Status s = takeWatchdogCancel(lock); !s)
+    return s;
   if (wedged) {
     auto idle = pollIdle(lock);
     if (!idle)
@@ -250,6 +271,7 @@ Result<bool> PipelineImpl::pollIdle(Lock &) {
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, "querying the pipeline's stream"));
   wedged = false; // its work has ended; accounting happens at the next wait
+  noteRest();
   return true;
 }
 
@@ -267,12 +289,27 @@ void PipelineImpl::finishBatch(uint64_t upTo) {
   endRecordedAt = ~uint64_t(0);
   batchModules.clear();
   batchAppTimeout = std::chrono::milliseconds(0);
+  publishWatchdogLimit();
 }
 
 Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync,
                               std::chrono::steady_clock::time_point callerDeadline) {
   if (countAsSync)
     counters.synchronizations++;
+  if (Status s = takeWatchdogCancel(lock); !s) {
+    if (s.error().code() != ErrorCode::Timeout)
+      return s;
+    // Report it once the cancelled work has left (it is then usable again).
+    auto ended = waitStream(lock, deadlineAfter(std::chrono::steady_clock::now(), cancelDeadline),
+                            kCancelSpin);
+    if (!ended)
+      return std::move(ended).error();
+    if (*ended)
+      finishBatch(enqueued);
+    else
+      wedged = true;
+    return s;
+  }
   if (enqueued == completed && !wedged)
     return {};
   const uint64_t target = enqueued;
@@ -317,6 +354,11 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync,
                                    "pipeline is wedged until it does (other pipelines are not "
                                    "affected)",
                                    timeout.count())));
+  }
+  // The watchdog cancelled the work while this call waited: not a success.
+  if (Status s = takeWatchdogCancel(lock); !s) {
+    finishBatch(target);
+    return s;
   }
   if (epoch != cancelEpoch) {
     finishBatch(target);
@@ -389,6 +431,7 @@ Result<bool> PipelineImpl::waitStream(Lock &lock, std::chrono::steady_clock::tim
     return false;
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, "waiting for the pipeline's work"));
+  noteRest();
   return true;
 }
 
@@ -509,8 +552,10 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
                      [&](const auto &p) { return p.get() == &m; }) == batchModules.end())
       batchModules.push_back(app.modulePtr());
   }
-  if (app.timeout() > batchAppTimeout)
+  if (app.timeout() > batchAppTimeout) {
     batchAppTimeout = app.timeout();
+    publishWatchdogLimit();
+  }
   return {};
 }
 
@@ -617,6 +662,10 @@ Status Pipeline::cancel(std::chrono::milliseconds deadline) {
     return impl_->named(impl_->state->lostError("cancel"));
   if (deadline.count() <= 0)
     deadline = impl_->cancelDeadline;
+  // A cancel by the watchdog is taken here (its reset queued); this cancel() asked
+  // for the same, so it is not reported as an error.
+  if (Status s = impl_->takeWatchdogCancel(lock); !s && s.error().code() != ErrorCode::Timeout)
+    return s;
   auto idle = impl_->pollIdle(lock);
   if (!idle)
     return std::move(idle).error();
@@ -638,6 +687,9 @@ Status Pipeline::cancel(std::chrono::milliseconds deadline) {
                     "does",
                     deadline.count())));
   }
+  // A cancel of the watchdog meanwhile: taken (its reset queued), no error here.
+  if (Status s = impl_->takeWatchdogCancel(lock); !s && s.error().code() != ErrorCode::Timeout)
+    return s;
   impl_->finishBatch(impl_->enqueued);
   return {};
 }

@@ -6,6 +6,7 @@
 #include "DeviceActivity.h"
 #include "RuntimeState.h"
 #include "Validation.h"
+#include "Watchdog.h"
 
 #include "atoll/pipeline.h"
 
@@ -55,12 +56,25 @@ public:
   uint64_t fuelWritten = 0;   // the control block's fuel word as last enqueued
   bool batchUsedFuel = false; // read the status word when the batch completes
   bool statusDirty = false;   // clear the status word before the next launch
+  /// The watchdog's view of this pipeline (Watchdog.h); set by createPipeline.
+  std::shared_ptr<WatchedStream> watch;
 
   using Lock = std::unique_lock<std::mutex>;
 
   ArenaView view() const noexcept { return {id, arena.base, arena.size, &allocator, control}; }
   Error named(Error e) const { return std::move(e.within(prefix)); }
   std::chrono::milliseconds effectiveTimeout() const noexcept;
+  /// The longest busy period the watchdog allows (PipelineWatchdog.cpp): the
+  /// timeout (at most RuntimeOptions::maxBusyTime) with cancelOnTimeout, else
+  /// maxBusyTime. Published to the watchdog whenever the timeout may change.
+  std::chrono::milliseconds watchdogLimit() const noexcept;
+  void publishWatchdogLimit() noexcept;
+  /// The stream was seen at rest: the watchdog's busy period ends.
+  void noteRest() noexcept;
+  /// If the watchdog cancelled this pipeline's work: queues the control block's
+  /// reset after its set (the pipeline is usable again) and returns the Timeout that
+  /// reports it; else OK.
+  Status takeWatchdogCancel(Lock &lock);
 
   /// Before enqueueing work: ContextLost / Timeout (still wedged); makes the context
   /// current.

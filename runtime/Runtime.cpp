@@ -3,6 +3,7 @@
 #include "CacheKey.h"
 #include "ModuleLoad.h"
 #include "RuntimeState.h"
+#include "Watchdog.h"
 #include "compile/RemoteCompile.h"
 
 #include "atoll/runtime.h"
@@ -63,8 +64,13 @@ Result<DeviceActivity::QuietSection> RuntimeState::waitQuiet(std::string_view wh
     const auto settle = steady_clock::now() - begin > milliseconds(500)
                             ? DeviceActivity::kMaxSettle
                             : microseconds(0);
-    if (auto q = DeviceActivity::of(info.ordinal).tryQuiet(*api, generation, settle))
+    DeviceActivity &device = DeviceActivity::of(info.ordinal);
+    if (auto q = device.tryQuiet(*api, generation, settle))
       return std::move(*q);
+    // Starved for long: drain (bounded, rate-limited; see tryDrain).
+    if (steady_clock::now() - begin > DeviceActivity::kStarveAfter)
+      if (auto q = device.tryDrain(*api, generation))
+        return std::move(*q);
     std::this_thread::sleep_for(pause);
     pause = std::min<microseconds>(pause * 2, milliseconds(10));
   }
@@ -126,6 +132,8 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::defaultTimeout must be positive");
   if (options.loadTimeout.count() <= 0)
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::loadTimeout must be positive");
+  if (Status s = checkRuntimeLimits(options); !s)
+    return std::move(s).error();
   if (options.shutdownDrainTimeout.count() < 0)
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::shutdownDrainTimeout is negative");
   if (options.maxBlocksPerLaunch == 0 || options.maxBlocksPerLaunch > (uint64_t(1) << 63))
@@ -204,6 +212,14 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
     state->device = dev;
     state->ctx = ctx;
     state->generation = DeviceRegistry::generation[d].load();
+  }
+  // How long a drain may hold launches: every busy period of this runtime ends by then.
+  // Saturated: the service may set its caps to milliseconds::max().
+  {
+    using ms = std::chrono::milliseconds;
+    auto add = [](ms a, ms b) { return a > ms::max() - b ? ms::max() : a + b; };
+    DeviceActivity::of(options.deviceOrdinal)
+        .noteDrainHold(add(add(options.maxBusyTime, options.maxCancelDeadline), 2 * Watchdog::kTick));
   }
   // From here on, ~RuntimeState releases the context on every error path.
   if (CUresult r = api.cuCtxSetCurrent(state->ctx); r != CUDA_SUCCESS)
@@ -460,6 +476,7 @@ RuntimeStats Runtime::stats() const {
   }
   s.deferredReclaims = detail::Reclaimer::instance().queued();
   s.leakedReclaims = detail::Reclaimer::instance().leaked();
+  s.watchdogCancels = state_->watchdogCancels.load();
   return s;
 }
 

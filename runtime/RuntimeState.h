@@ -68,6 +68,7 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
 
   std::atomic<uint64_t> compilations{0}, memoryHits{0}, diskHits{0};
   std::atomic<uint64_t> pipelinesCreated{0}, livePipelines{0};
+  std::atomic<uint64_t> watchdogCancels{0}; // Watchdog.h
 
   explicit RuntimeState(const RuntimeOptions &opts)
       : options(opts), modules(opts.moduleCacheCapacity) {}

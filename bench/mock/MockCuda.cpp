@@ -42,6 +42,7 @@ namespace ref = atoll_bench::ref;
 struct Stream {
   double t = 0;     // ms of virtual GPU time
   int pending = 0;  // held kernels and the work queued behind them (hold mode)
+  int deferred = 0; // cancel sets issued here and not yet landed (atollMockDeferCancelSets)
 };
 struct Event {
   double t = 0;
@@ -91,10 +92,16 @@ unsigned long g_wouldBlock = 0;
 int g_queueDepth = 1024;
 std::map<CUdeviceptr, Stream *> g_controlStream; // control block -> stream of its kernels
 
+// Deferred cancel sets (atollMockDeferCancelSets): a cancel word set lands only
+// when the test says so (a late write of an earlier owner of a control block); its
+// stream reports NOT_READY until then, hold mode or not.
+bool g_deferSets = false;
+std::vector<std::pair<CUdeviceptr, Stream *>> g_deferredSets;
+
 bool busy(Stream &st) {
   if (!g_hold)
     st.pending = 0;
-  return st.pending > 0;
+  return st.pending > 0 || st.deferred > 0;
 }
 // Work enqueued on `st`: queued behind a held kernel, it is held too.
 void enqueued(Stream &st, bool kernel) {
@@ -510,6 +517,14 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
+  if (v == 1 && n == 1) {
+    auto lock = ctxLocked();
+    if (g_deferSets) {
+      g_deferredSets.emplace_back(d, &streamOf(s));
+      ++streamOf(s).deferred;
+      return CUDA_SUCCESS;
+    }
+  }
   auto *w = reinterpret_cast<unsigned int *>(d);
   for (size_t i = 0; i < n; ++i)
     w[i] = v;
@@ -844,6 +859,30 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
 void atollMockHoldKernels(int on) {
   std::lock_guard lock(g_mutex);
   g_hold = on != 0;
+  if (!g_hold) { // at once, not at the next query (hold mode may start again first)
+    for (Stream *st : g_streams)
+      st->pending = 0;
+    g_nullStream.pending = 0;
+  }
+  g_cv.notify_all();
+}
+// Cancel sets (cuMemsetD32Async of the value 1 to one word) are queued while on;
+// turning it off lands them in order (each ends the held kernels of the control
+// block it names, as a set does).
+void atollMockDeferCancelSets(int on) {
+  std::lock_guard lock(g_mutex);
+  g_deferSets = on != 0;
+  if (on)
+    return;
+  for (auto &[d, s] : g_deferredSets) {
+    *reinterpret_cast<unsigned int *>(d) = 1;
+    auto c = g_controlStream.find(d - ATOLL_CONTROL_CANCEL_OFFSET);
+    if (c != g_controlStream.end())
+      c->second->pending = 0;
+    if (g_streams.count(s) || s == &g_nullStream)
+      --s->deferred;
+  }
+  g_deferredSets.clear();
   g_cv.notify_all();
 }
 void atollMockWaitingCalls(int on) {

@@ -91,6 +91,7 @@ struct PipelineStats {
   uint64_t synchronizations = 0, timeouts = 0;
   uint64_t cancellations = 0;  // cancel() calls and cancelling timeouts that had work
   uint64_t fuelExhausted = 0;  // batches that reported FuelExhausted
+  uint64_t watchdogCancels = 0; // busy periods cancelled by the runtime's watchdog
   /// Accumulated GPU time of completed work: per synchronised batch, from the start
   /// of its first operation to the end of its last (events; ~0.5 us resolution).
   std::chrono::nanoseconds gpuTime{0};

@@ -122,6 +122,23 @@ struct RuntimeOptions {
   /// one resident block per SM, inside the default cancelDeadline of 1 s. The device
   /// allows 2^31-1 x 65535 x 65535 (hours of empty blocks). 1 .. 2^63.
   uint64_t maxBlocksPerLaunch = uint64_t(1) << 24;
+  /// Bounds on what tenants may ask for (docs/runtime-api.md, "Timeouts and the
+  /// watchdog"): the largest PipelineOptions::timeout and AppOptions::timeout
+  /// (defaultTimeout too), and the largest PipelineOptions::cancelDeadline; past
+  /// them createPipeline / loadApplication return InvalidArgument.
+  std::chrono::milliseconds maxTimeout{60000};
+  std::chrono::milliseconds maxCancelDeadline{10000};
+  /// The watchdog's hard limit: no pipeline's stream stays busy (without coming to
+  /// rest) longer than this, whatever its policy: with cancelOnTimeout the watchdog
+  /// cancels at the pipeline's timeout (at most this), without it (cooperative) at
+  /// this. Together with maxCancelDeadline it bounds how long a module load or a
+  /// reclaim can be starved by running kernels.
+  std::chrono::milliseconds maxBusyTime{60000};
+  /// Module loads hold every tenant's launches while the driver loads and looks up
+  /// the kernels (review R5-F6): the most kernels of one module and the largest
+  /// cubin; past them loadApplication returns CapacityExceeded.
+  uint32_t maxKernelsPerModule = 512;
+  uint64_t maxCubinBytes = uint64_t(32) << 20;
 };
 
 struct DeviceInfo {
@@ -170,6 +187,9 @@ struct RuntimeStats {
   /// the resource is leaked, which is safe (docs/runtime-api.md, "Teardown").
   uint64_t deferredReclaims = 0;
   uint64_t leakedReclaims = 0;
+  /// Pipelines' work cancelled by the runtime's watchdog (busy past its limit with
+  /// nobody waiting, review R5-F3).
+  uint64_t watchdogCancels = 0;
 };
 
 /// A module load in progress (Runtime::loadApplicationAsync). Copyable; the load

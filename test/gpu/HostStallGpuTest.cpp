@@ -62,9 +62,10 @@ TEST(HostStall, CreatePipelineFailureReleasesEverything) {
 
 TEST(HostStall, HugeTimeoutsSaturate) {
   // milliseconds::max() used to overflow begin + timeout: the wait timed out at once
-  // and wedged the pipeline.
+  // and wedged the pipeline. The service allows it (RuntimeOptions::maxTimeout).
   ATOLL_REQUIRE_GPU();
-  auto rt = Runtime::create();
+  auto rt = Runtime::create({.maxTimeout = std::chrono::milliseconds::max(),
+                             .maxBusyTime = std::chrono::milliseconds::max()});
   ASSERT_TRUE(rt) << rt.error().describe();
   auto app = (*rt)->loadApplicationFile(bitcodePath("runtime_kernels.bc"));
   ASSERT_TRUE(app) << app.error().describe();
@@ -426,4 +427,71 @@ TEST(HostStallTimingSensitive, ALongKernelStallsNoOtherTenant) {
     rt.reset();
     b->reset(); // the last holder: ~RuntimeState runs here
   });
+}
+
+// Review R5-F3 on the H200: a tenant launches a kernel that never ends by itself
+// (spin with a bound of ~146 years, polled: cancellable) and never waits for it. The
+// runtime's watchdog cancels it once it has kept the stream busy for its timeout
+// (500 ms), another tenant's load (which needs the device quiet) then succeeds, the
+// lazy tenant's next call reports the Timeout and its pipeline is usable again.
+TEST(HostStallTimingSensitive, TheWatchdogCancelsANeverEndingKernelNobodyWaitsFor) {
+  ATOLL_REQUIRE_GPU();
+  RuntimeOptions o;
+  o.defaultTimeout = 500ms;
+  o.loadTimeout = 20000ms;
+  auto created = Runtime::create(o);
+  ASSERT_TRUE(created) << created.error().describe();
+  std::shared_ptr<Runtime> rt = std::move(*created);
+  const std::string bc = bitcodePath("runtime_kernels.bc");
+  auto app = rt->loadApplicationFile(bc);
+  ASSERT_TRUE(app) << app.error().describe();
+  auto spin = (*app)->kernel("spin");
+  auto vadd = (*app)->kernel("vadd");
+  ASSERT_TRUE(spin && vadd);
+  auto a = rt->createPipeline({.arenaBytes = 8 << 20, .name = "lazy"});
+  ASSERT_TRUE(a);
+  auto flag = (*a)->allocate(4), result = (*a)->allocate(4);
+  ASSERT_TRUE(flag && result);
+  ASSERT_TRUE((*a)->fill(*flag, 0, 4, 0));
+  ASSERT_TRUE((*a)->fill(*result, 0, 4, 0));
+  ASSERT_TRUE((*a)->synchronize());
+  const auto start = Clock::now();
+  ASSERT_TRUE((*a)->launch(*spin, {Dim3(1), Dim3(32)}, *flag, ~0ull >> 1, *result));
+  // Tenant B loads a module meanwhile (a cache miss): compiled, then loaded once the
+  // device is quiet.
+  Result<std::shared_ptr<Application>> loaded = Error(ErrorCode::Timeout, "not run");
+  double loadMs = 0;
+  Detached loader([&] {
+    loaded = rt->loadApplicationFile(bc, {.clamping = Clamping::ModuloBased, .optLevel = 1});
+    loadMs = msSince(start);
+  });
+  double cancelMs = -1;
+  while (msSince(start) < 5000) {
+    auto idle = (*a)->idle();
+    ASSERT_TRUE(idle) << idle.error().describe();
+    if (*idle) {
+      cancelMs = msSince(start);
+      break;
+    }
+    std::this_thread::sleep_for(1ms);
+  }
+  std::printf("[host-stall] %-58s %9.1f ms\n", "watchdog: never-ending kernel gone after", cancelMs);
+  ASSERT_GE(cancelMs, 0.0) << "nobody cancelled the never-ending kernel within 5 s";
+  EXPECT_GE(cancelMs, 490.0) << "cancelled before its timeout";
+  EXPECT_LT(cancelMs, 500.0 + 250.0) << "the watchdog's tick and the cancel took too long";
+  finish(loader, "tenant B's load", 30000ms);
+  std::printf("[host-stall] %-58s %9.1f ms\n", "watchdog: tenant B's load returned after", loadMs);
+  EXPECT_TRUE(loaded) << loaded.error().describe();
+  EXPECT_EQ(rt->stats().watchdogCancels, 1u);
+  Status s = (*a)->synchronize();
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code(), ErrorCode::Timeout);
+  EXPECT_NE(s.error().message().find("cancelled by the runtime's watchdog"), std::string::npos)
+      << s.error().describe();
+  std::printf("[host-stall] watchdog: lazy tenant's next call: %s\n", s.error().describe().c_str());
+  EXPECT_EQ((*a)->stats().watchdogCancels, 1u);
+  uint32_t how = 0;
+  ASSERT_TRUE((*a)->copyToHost(&how, *result, 0, 4));
+  EXPECT_EQ(how, 0u) << "the kernel ended by itself (1: flag, 2: bound), not by the cancel";
+  EXPECT_TRUE(atoll_test::runVadd(**a, *vadd, 1 << 16, 3)) << "not usable after the cancel";
 }
