@@ -12,6 +12,9 @@ context appear only where the design puts them.
   RuntimeState::loadModule (the loader thread), after its `waitQuiet(`; the
   driver-side module check (cuda/ModuleCheck.cpp) makes them on its behalf, so
   `checkLoadedModule(` takes the same rule;
+- cuGreenCtxCreate (SM partitions, like other context-level calls it may wait): only
+  after a `waitQuiet(` in the same function (the loader thread's quiet section);
+  cuGreenCtxDestroy: only on the reclaimer, like the unloads;
 - cuLaunchKernel: only while a DeviceActivity::LaunchPass is held (within a few
   lines after it), so that no kernel starts during a quiet section;
 - cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, cuCtxDestroy,
@@ -29,7 +32,9 @@ CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(|\b(checkLoadedModu
 # Files whose loads are made for RuntimeState::loadModule, which calls them in its
 # quiet section (checked at the call site of checkLoadedModule).
 LOAD_HELPERS = {"ModuleCheck.cpp"}
-RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"}
+RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister",
+             "cuGreenCtxDestroy"}
+QUIET_ONLY = {"cuGreenCtxCreate"}
 LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary",
          "cuModuleGetFunction"}
 FORBIDDEN = {"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize", "cuCtxDestroy"}
@@ -66,6 +71,10 @@ def violations(name, text):
                 if not any("reclaim(" in w or "cuDevicePrimaryCtxReset" in w for w in window):
                     out.append(f"{where} may destroy the context, which waits for running "
                                "kernels: only on the reclaimer or after a reset")
+            elif call in QUIET_ONLY:
+                if not quiet:
+                    out.append(f"{where} may wait for running kernels: only after waitQuiet( "
+                               "(a quiet section on the loader thread)")
             elif call in LOADS and pathlib.Path(name).name in LOAD_HELPERS:
                 continue
             elif (call in LOADS or call == "checkLoadedModule") and function != "RuntimeState::loadModule":
@@ -108,6 +117,10 @@ RuntimeState::~RuntimeState() {
   api->cuCtxDestroy(c);
   api.cuMemcpyDtoH(h, d, 4);
 }
+void PartitionManager::create(P *p) {
+  api.cuGreenCtxCreate(&g, desc, dev, 1);
+  api->cuGreenCtxDestroy(g);
+}
 """
     good = """void g() {
   state->reclaim([api] {
@@ -130,11 +143,17 @@ RuntimeState::~RuntimeState() {
   api->cuDevicePrimaryCtxReset(device);
   api->cuDevicePrimaryCtxRelease(device);
 }
+void PartitionManager::create(P *p) {
+  auto quiet = state_.waitQuiet("create");
+  api.cuGreenCtxCreate(&g, desc, dev, 1);
+  state_.reclaim([api = api_, g] { api->cuGreenCtxDestroy(g); });
+}
 """
     found = violations("bad.cpp", bad)
     expected = ["cuMemFree", "cuModuleLoadDataEx", "cuMemFreeHost", "cuStreamSynchronize",
                 "cuLibraryUnload", "cuModuleLoadDataEx", "cuLaunchKernel",
-                "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH"]
+                "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH",
+                "cuGreenCtxCreate", "cuGreenCtxDestroy"]
     ok = len(found) == len(expected) and all(e in f for e, f in zip(expected, found))
     ok = ok and violations("good.cpp", good) == []
     print("self-test", "passed" if ok else f"FAILED: {found}")

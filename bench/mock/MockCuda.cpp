@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <bitset>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,9 +40,11 @@ namespace {
 
 namespace ref = atoll_bench::ref;
 
+struct GreenCtx;
 struct Stream {
   double t = 0;     // ms of virtual GPU time
   int pending = 0;  // held kernels and the work queued behind them (hold mode)
+  GreenCtx *green = nullptr; // made by cuGreenCtxStreamCreate
 };
 struct Event {
   double t = 0;
@@ -78,6 +81,33 @@ struct Reservation {
   size_t mappingSize;
 };
 std::map<CUdeviceptr, Reservation> g_reservations;
+
+// Green contexts (SM partitions): a 132-SM device, minimum partition 8 SMs,
+// co-scheduling alignment 8, as measured on the H200. A split's group is SMs
+// [first, first + count); a descriptor and a green context hold the union of their
+// groups. ATOLL_MOCK_GREEN=unsupported makes cuDeviceGetDevResource fail (a device
+// without partitions).
+constexpr unsigned kMockSms = 132;
+struct GreenCtx {
+  std::bitset<kMockSms> sms;
+  int streams = 0; // streams of it not yet destroyed
+};
+struct GreenDesc {
+  std::bitset<kMockSms> sms;
+};
+long g_greenLive = 0;
+unsigned long g_greenCreated = 0, g_greenDestroyedWithStreams = 0;
+unsigned g_lastLaunchSms = 0; // SMs of the last launch's stream (kMockSms: not green)
+
+void putGroup(CUdevResource &r, unsigned first, unsigned count) {
+  r = CUdevResource{};
+  r.type = CU_DEV_RESOURCE_TYPE_SM;
+  r.sm.smCount = count;
+  r.sm.minSmPartitionSize = 8;
+  r.sm.smCoscheduledAlignment = 8;
+  std::memcpy(r._internal_padding, &first, 4);
+  std::memcpy(r._internal_padding + 4, &count, 4);
+}
 
 Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nullStream; }
 
@@ -162,7 +192,7 @@ const std::map<std::string, int> kNativeParams = {
     {"histogram", 3},     {"gather_scatter", 5}, {"transpose", 4},    {"local_array", 4},
     {"const_table", 4},   {"vec4", 5},          {"libdevice_math", 3}, {"pointer_chase", 5},
     {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
-    {"spin_register", 2}, {"spin_memory", 1}};
+    {"spin_register", 2}, {"spin_memory", 1}, {"hog_compute", 2}, {"hog_memory", 4}};
 
 /// Runs the model of kernel `f`; returns its virtual duration in ms.
 double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
@@ -186,6 +216,10 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
       out[i] = 1.0f;
     return arg<int>(p, 1) * 5e-6;
   }
+  if (n == "hog_compute") // a long grid: its length in ns, on every block
+    return double(arg<unsigned long long>(p, 1)) * 1e-6;
+  if (n == "hog_memory")
+    return 0.5;
   if (!execute)
     return 0.2;
   if (n == "vadd") {
@@ -377,6 +411,8 @@ CUresult cuStreamCreate(CUstream *s, unsigned int) {
 }
 CUresult cuStreamDestroy(CUstream s) {
   auto lock = ctxLocked();
+  if (GreenCtx *g = reinterpret_cast<Stream *>(s)->green)
+    --g->streams;
   for (auto i = g_controlStream.begin(); i != g_controlStream.end();)
     i = i->second == reinterpret_cast<Stream *>(s) ? g_controlStream.erase(i) : std::next(i);
   g_streams.erase(reinterpret_cast<Stream *>(s));
@@ -833,10 +869,102 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
   auto lock = ctxLocked();
   streamOf(s).t += ms;
   enqueued(streamOf(s), true);
+  g_lastLaunchSms = streamOf(s).green ? unsigned(streamOf(s).green->sms.count()) : kMockSms;
   if (hardened && g_hold)
     g_controlStream[arg<uint64_t>(params, f.params - ATOLL_HIDDEN_PARAM_COUNT +
                                               ATOLL_HIDDEN_CONTROL_INDEX)] = &streamOf(s);
   return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *r, CUdevResourceType type) {
+  const char *g = std::getenv("ATOLL_MOCK_GREEN");
+  if (g && std::string(g) == "unsupported")
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (type != CU_DEV_RESOURCE_TYPE_SM)
+    return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+  putGroup(*r, 0, kMockSms);
+  return CUDA_SUCCESS;
+}
+CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGroups,
+                                     const CUdevResource *input, CUdevResource *remaining,
+                                     unsigned int, unsigned int minCount) {
+  if (!nbGroups || !input || input->type != CU_DEV_RESOURCE_TYPE_SM)
+    return CUDA_ERROR_INVALID_VALUE;
+  unsigned first = 0, count = 0;
+  std::memcpy(&first, input->_internal_padding, 4);
+  std::memcpy(&count, input->_internal_padding + 4, 4);
+  const unsigned size = std::max(8u, (minCount + 7) / 8 * 8);
+  const unsigned n = count / size;
+  if (!result) {
+    *nbGroups = n;
+    return CUDA_SUCCESS;
+  }
+  const unsigned made = std::min(n, *nbGroups);
+  for (unsigned i = 0; i < made; ++i)
+    putGroup(result[i], first + i * size, size);
+  if (remaining)
+    putGroup(*remaining, first + made * size, count - made * size);
+  *nbGroups = made;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *desc, CUdevResource *res, unsigned int n) {
+  if (!desc || !res || n == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *d = new GreenDesc; // the real driver does not free descriptors either
+  for (unsigned i = 0; i < n; ++i) {
+    unsigned first = 0, count = 0;
+    std::memcpy(&first, res[i]._internal_padding, 4);
+    std::memcpy(&count, res[i]._internal_padding + 4, 4);
+    for (unsigned k = first; k < first + count && k < kMockSms; ++k)
+      d->sms.set(k);
+  }
+  *desc = reinterpret_cast<CUdevResourceDesc>(d);
+  return CUDA_SUCCESS;
+}
+CUresult cuGreenCtxCreate(CUgreenCtx *g, CUdevResourceDesc desc, CUdevice, unsigned int flags) {
+  if (!(flags & CU_GREEN_CTX_DEFAULT_STREAM) || !desc)
+    return CUDA_ERROR_INVALID_VALUE;
+  waitingCall(); // assumed to wait like the other context-level calls
+  auto lock = ctxLocked();
+  auto *c = new GreenCtx;
+  c->sms = reinterpret_cast<GreenDesc *>(desc)->sms;
+  ++g_greenLive;
+  ++g_greenCreated;
+  *g = reinterpret_cast<CUgreenCtx>(c);
+  return CUDA_SUCCESS;
+}
+CUresult cuGreenCtxDestroy(CUgreenCtx g) {
+  waitingCall();
+  auto lock = ctxLocked();
+  auto *c = reinterpret_cast<GreenCtx *>(g);
+  if (c->streams > 0)
+    ++g_greenDestroyedWithStreams;
+  --g_greenLive;
+  delete c;
+  return CUDA_SUCCESS;
+}
+CUresult cuGreenCtxStreamCreate(CUstream *s, CUgreenCtx g, unsigned int flags, int) {
+  if (!(flags & CU_STREAM_NON_BLOCKING) || !g)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto lock = ctxLocked();
+  auto *st = new Stream;
+  st->green = reinterpret_cast<GreenCtx *>(g);
+  ++st->green->streams;
+  g_streams.insert(st);
+  *s = reinterpret_cast<CUstream>(st);
+  return CUDA_SUCCESS;
+}
+
+// Green contexts now alive, created so far, destroyed while a stream of theirs was
+// alive (a leak on the real driver), and the SMs of the last launch's stream
+// (132: not a green context's).
+void atollMockGreen(long *live, unsigned long *created, unsigned long *destroyedWithStreams,
+                    unsigned *lastLaunchSms) {
+  std::lock_guard lock(g_mutex);
+  *live = g_greenLive;
+  *created = g_greenCreated;
+  *destroyedWithStreams = g_greenDestroyedWithStreams;
+  *lastLaunchSms = g_lastLaunchSms;
 }
 
 // Test controls (not CUDA): see "Hold mode" above. Ending hold mode completes every

@@ -54,7 +54,7 @@ int parseArgs(int argc, char **argv, Options &o) {
 
   CLI::App app("atoll-bench: AToLL's benchmarks; writes results.json and results.csv.",
                "atoll-bench");
-  app.footer("sections: compile, overhead, launch, startup, multitenant, cancel (default: "
+  app.footer("sections: compile, overhead, launch, startup, multitenant, cancel, partition (default: "
              "all, in that order)");
   app.add_flag("--quick", o.quick,
                "smaller problems and fewer repetitions (about 90 s instead of 4 min)");
@@ -344,7 +344,8 @@ int main(int argc, char **argv) {
                               {"launch", true, runLaunch},
                               {"startup", true, runStartup},
                               {"multitenant", true, runMultiTenant},
-                              {"cancel", true, runCancel}};
+                              {"cancel", true, runCancel},
+                              {"partition", true, runPartition}};
   for (const Section &s : sections) {
     if (!opts.wants(s.name))
       continue;
