@@ -230,7 +230,9 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
   for (uint32_t u : take)
     units_[u].used = true;
   partitions_.push_back(std::move(owned));
-  // Created on the loader thread (a quiet section); bounded here by `limit`.
+  // Created on the loader thread (a quiet section); bounded here by `limit`. Posted
+  // without the lock: a task the loader drops runs at once (task(false)) and locks.
+  lock.unlock();
   state_.loader.post([weak = state_.weak_from_this(), p](bool run) {
     auto self = weak.lock();
     if (!self)
@@ -245,6 +247,7 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
     }
     self->partitions->create(p);
   });
+  lock.lock();
   const auto deadline = deadlineAfter(std::chrono::steady_clock::now(), limit);
   cv_.wait_until(lock, deadline, [&] { return p->state != Partition::State::Creating; });
   auto erase = [&] {
