@@ -202,16 +202,18 @@ TEST_F(Partition, TeardownWithWorkStillRunning) {
   // A whole runtime with a running partitioned kernel goes within its bounds.
   auto other = Runtime::create({.shutdownDrainTimeout = milliseconds(2000)});
   ASSERT_TRUE(other);
-  auto app2 = (*other)->loadApplicationFile(bitcodePath("preempt_kernels.bc"));
-  ASSERT_TRUE(app2);
+  auto loaded = (*other)->loadApplicationFile(bitcodePath("preempt_kernels.bc"));
+  ASSERT_TRUE(loaded);
+  std::shared_ptr<Application> app2 = std::move(*loaded);
   auto q = (*other)->createPipeline({.arenaBytes = 8 * MiB, .smCount = 16});
   ASSERT_TRUE(q);
   Buffer o2 = *(*q)->allocate(1056 * 256 * 4);
-  ASSERT_TRUE((*q)->launch(*(*app2)->kernel("spin_register"), {Dim3(1056), Dim3(256)}, o2, 1u));
+  ASSERT_TRUE((*q)->launch(*app2->kernel("spin_register"), {Dim3(1056), Dim3(256)}, o2, 1u));
   std::this_thread::sleep_for(milliseconds(20));
   t0 = Clock::now();
   q->reset();
-  other->reset();
+  app2.reset();
+  other->reset(); // the last holder of that runtime's state
   std::printf("[partition] runtime teardown with a running partitioned kernel: %.2f ms\n",
               msSince(t0));
   EXPECT_LT(msSince(t0), 5000.0);
