@@ -99,14 +99,28 @@ long g_greenLive = 0;
 unsigned long g_greenCreated = 0, g_greenDestroyedWithStreams = 0;
 unsigned g_lastLaunchSms = 0; // SMs of the last launch's stream (kMockSms: not green)
 
-void putGroup(CUdevResource &r, unsigned first, unsigned count) {
+// A group's SMs as a mask in the resource's padding (the real driver keeps its own
+// data there). SMs sit in GPCs of 18,18,18,18,18,18,16,8 (132): a co-scheduled group
+// never straddles a GPC, so a split by 8 gives 15 groups and a remainder of 12, as
+// measured on the H200.
+using SmMask = std::bitset<kMockSms>;
+constexpr unsigned kGpcs[] = {18, 18, 18, 18, 18, 18, 16, 8};
+void putGroup(CUdevResource &r, const SmMask &sms) {
   r = CUdevResource{};
   r.type = CU_DEV_RESOURCE_TYPE_SM;
-  r.sm.smCount = count;
+  r.sm.smCount = unsigned(sms.count());
   r.sm.minSmPartitionSize = 8;
   r.sm.smCoscheduledAlignment = 8;
-  std::memcpy(r._internal_padding, &first, 4);
-  std::memcpy(r._internal_padding + 4, &count, 4);
+  for (unsigned k = 0; k < kMockSms; ++k)
+    if (sms.test(k))
+      r._internal_padding[k / 8] |= uint8_t(1u << (k % 8));
+}
+SmMask groupOf(const CUdevResource &r) {
+  SmMask m;
+  for (unsigned k = 0; k < kMockSms; ++k)
+    if (r._internal_padding[k / 8] & (1u << (k % 8)))
+      m.set(k);
+  return m;
 }
 
 Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nullStream; }
@@ -882,28 +896,51 @@ CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *r, CUdevResourceType ty
     return CUDA_ERROR_NOT_SUPPORTED;
   if (type != CU_DEV_RESOURCE_TYPE_SM)
     return CUDA_ERROR_INVALID_RESOURCE_TYPE;
-  putGroup(*r, 0, kMockSms);
+  putGroup(*r, SmMask().set());
   return CUDA_SUCCESS;
 }
 CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGroups,
                                      const CUdevResource *input, CUdevResource *remaining,
-                                     unsigned int, unsigned int minCount) {
+                                     unsigned int flags, unsigned int minCount) {
   if (!nbGroups || !input || input->type != CU_DEV_RESOURCE_TYPE_SM)
     return CUDA_ERROR_INVALID_VALUE;
-  unsigned first = 0, count = 0;
-  std::memcpy(&first, input->_internal_padding, 4);
-  std::memcpy(&count, input->_internal_padding + 4, 4);
-  const unsigned size = std::max(8u, (minCount + 7) / 8 * 8);
-  const unsigned n = count / size;
+  const bool ignoreGpcs = flags & CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
+  const unsigned size = ignoreGpcs ? std::max(2u, (minCount + 1) / 2 * 2)
+                                   : std::max(8u, (minCount + 7) / 8 * 8);
+  const SmMask in = groupOf(*input);
+  std::vector<SmMask> groups;
+  SmMask rest;
+  unsigned first = 0;
+  for (unsigned gpc : kGpcs) {
+    const unsigned span = ignoreGpcs ? kMockSms : gpc;
+    if (ignoreGpcs && first > 0)
+      break;
+    std::vector<unsigned> sms;
+    for (unsigned k = first; k < first + span; ++k)
+      if (in.test(k))
+        sms.push_back(k);
+    size_t i = 0;
+    for (; i + size <= sms.size(); i += size) {
+      SmMask m;
+      for (size_t j = i; j < i + size; ++j)
+        m.set(sms[j]);
+      groups.push_back(m);
+    }
+    for (; i < sms.size(); ++i)
+      rest.set(sms[i]);
+    first += span;
+  }
   if (!result) {
-    *nbGroups = n;
+    *nbGroups = unsigned(groups.size());
     return CUDA_SUCCESS;
   }
-  const unsigned made = std::min(n, *nbGroups);
+  const unsigned made = std::min(unsigned(groups.size()), *nbGroups);
   for (unsigned i = 0; i < made; ++i)
-    putGroup(result[i], first + i * size, size);
+    putGroup(result[i], groups[i]);
+  for (unsigned i = made; i < groups.size(); ++i)
+    rest |= groups[i];
   if (remaining)
-    putGroup(*remaining, first + made * size, count - made * size);
+    putGroup(*remaining, rest);
   *nbGroups = made;
   return CUDA_SUCCESS;
 }
@@ -912,11 +949,12 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *desc, CUdevResource *res, 
     return CUDA_ERROR_INVALID_VALUE;
   auto *d = new GreenDesc; // the real driver does not free descriptors either
   for (unsigned i = 0; i < n; ++i) {
-    unsigned first = 0, count = 0;
-    std::memcpy(&first, res[i]._internal_padding, 4);
-    std::memcpy(&count, res[i]._internal_padding + 4, 4);
-    for (unsigned k = first; k < first + count && k < kMockSms; ++k)
-      d->sms.set(k);
+    const SmMask m = groupOf(res[i]);
+    if ((d->sms & m).any()) { // overlapping resources: not from one split
+      delete d;
+      return CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
+    }
+    d->sms |= m;
   }
   *desc = reinterpret_cast<CUdevResourceDesc>(d);
   return CUDA_SUCCESS;

@@ -57,6 +57,18 @@ struct Victim {
   double p50 = NAN, p99 = NAN, perSec = NAN;
 };
 
+/// Pipeline options (no timing events) with an SM quota (0: none).
+Atoll::PipelineOptions withQuota(uint64_t arena, uint32_t quota, const char *name = "",
+                                 std::chrono::milliseconds timeout = std::chrono::milliseconds(0)) {
+  Atoll::PipelineOptions o;
+  o.arenaBytes = arena;
+  o.smCount = quota;
+  o.name = name;
+  o.timeout = timeout;
+  o.gpuTiming = false;
+  return o;
+}
+
 Victim measureVictim(Atoll::Pipeline &v, const Atoll::Kernel &spin, const Atoll::Buffer &out,
                      int samples) {
   std::vector<double> lat;
@@ -84,7 +96,7 @@ void runPartition(Context &ctx) {
   Json &out = res.root["sections"]["partition"];
   const Atoll::RuntimeStats st0 = rt.stats();
   if (st0.partitionSms == 0) {
-    auto p = rt.createPipeline({.arenaBytes = 2 << 20, .smCount = 8});
+    auto p = rt.createPipeline(withQuota(2 << 20, 8));
     if (p || p.error().code() != Atoll::ErrorCode::Unsupported)
       res.checkFailed("partition", "a quota without partitions was not Unsupported");
     out["skipped"] = p ? std::string("?") : p.error().describe();
@@ -105,8 +117,7 @@ void runPartition(Context &ctx) {
       std::vector<double> us;
       for (int i = 0; i < n; ++i) {
         const auto t0 = Clock::now();
-        auto p = take(rt.createPipeline({.arenaBytes = 2 << 20, .gpuTiming = false,
-                                         .smCount = quota}),
+        auto p = take(rt.createPipeline(withQuota(2 << 20, quota)),
                       "createPipeline");
         us.push_back(usBetween(t0, Clock::now()));
       }
@@ -139,7 +150,7 @@ void runPartition(Context &ctx) {
     // How many disjoint 8-SM partitions at once.
     std::vector<std::unique_ptr<Atoll::Pipeline>> held;
     for (int i = 0; i < 200; ++i) {
-      auto p = pooled->createPipeline({.arenaBytes = 2 << 20, .gpuTiming = false, .smCount = 8});
+      auto p = pooled->createPipeline(withQuota(2 << 20, 8));
       if (!p) {
         if (p.error().code() != Atoll::ErrorCode::CapacityExceeded)
           fail("the partition after " + std::to_string(i) + ": " + p.error().describe());
@@ -162,8 +173,7 @@ void runPartition(Context &ctx) {
     const int launches = opts.tiny ? 5 : 200;
     const uint32_t grid = uint32_t(sms) * 8;
     auto rate = [&](uint32_t quota) {
-      auto p = take(rt.createPipeline({.arenaBytes = 16 << 20, .gpuTiming = false,
-                                       .smCount = quota}),
+      auto p = take(rt.createPipeline(withQuota(16 << 20, quota)),
                     "the single-tenant pipeline");
       Atoll::Buffer b = take(p->allocate(uint64_t(grid) * 256 * 4), "allocate");
       check(p->launch(spin, {Atoll::Dim3(grid), Atoll::Dim3(256)}, b, 4096), "warm-up");
@@ -188,8 +198,7 @@ void runPartition(Context &ctx) {
             shared = opts.tiny ? 5 : 100;
   const uint64_t hogBytes = opts.tiny ? (1 << 20) : (256ull << 20);
   auto victimIn = [&](uint32_t quota) {
-    auto v = take(rt.createPipeline({.arenaBytes = 2 << 20, .timeout = std::chrono::seconds(60),
-                                     .name = "victim", .gpuTiming = false, .smCount = quota}),
+    auto v = take(rt.createPipeline(withQuota(2 << 20, quota, "victim", std::chrono::seconds(60))),
                   "the victim pipeline");
     return v;
   };
@@ -220,10 +229,9 @@ void runPartition(Context &ctx) {
     const bool compute = std::string(hogName) == "compute";
     for (bool parts : {false, true}) {
       const uint32_t quota = parts ? 64 : 0;
-      auto hp = take(rt.createPipeline({.arenaBytes = compute ? (64ull << 20)
-                                                              : std::max<uint64_t>(4 * hogBytes, 4 << 20),
-                                        .timeout = std::chrono::seconds(60), .name = "hog",
-                                        .gpuTiming = false, .smCount = quota}),
+      const uint64_t hogArena =
+          compute ? (64ull << 20) : std::max<uint64_t>(4 * hogBytes, 4 << 20);
+      auto hp = take(rt.createPipeline(withQuota(hogArena, quota, "hog", std::chrono::seconds(60))),
                      "the hog pipeline");
       Hog hog;
       if (compute) {

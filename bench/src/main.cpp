@@ -1,6 +1,6 @@
 // atoll-bench: one command for every AToLL measurement (docs/benchmarks.md).
 //
-//   atoll-bench [--quick] [--only=overhead|startup|compile|launch|multitenant[,...]]
+//   atoll-bench [--quick] [--only=overhead|startup|compile|launch|multitenant|cancel|partition[,...]]
 //               [--out DIR] [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]
 //
 // Writes DIR/results.json and DIR/results.csv (after every section, so a run that is
@@ -37,7 +37,8 @@ using namespace atoll_bench;
 
 namespace {
 
-const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant", "cancel"};
+const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant", "cancel",
+                          "partition"};
 
 /// 0 = ok, 1 = --help, 2 = error (CLI11 prints which).
 int parseArgs(int argc, char **argv, Options &o) {
