@@ -206,7 +206,8 @@ const std::map<std::string, int> kNativeParams = {
     {"histogram", 3},     {"gather_scatter", 5}, {"transpose", 4},    {"local_array", 4},
     {"const_table", 4},   {"vec4", 5},          {"libdevice_math", 3}, {"pointer_chase", 5},
     {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
-    {"spin_register", 2}, {"spin_memory", 1}, {"hog_compute", 2}, {"hog_memory", 4}};
+    {"spin_register", 2}, {"spin_memory", 1}, {"hog_compute", 2}, {"hog_memory", 4},
+    {"sm_probe", 2}};
 
 /// Runs the model of kernel `f`; returns its virtual duration in ms.
 double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
@@ -868,6 +869,17 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
              control = arg<uint64_t>(params, first + ATOLL_HIDDEN_CONTROL_INDEX);
     if (size == 0 || base == 0 || control == 0)
       return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (f.name == "sm_probe") { // block b "runs" on the b-th SM of its stream's SMs
+    std::vector<unsigned> sms;
+    {
+      auto lock = ctxLocked();
+      for (unsigned k = 0; k < kMockSms; ++k)
+        if (!streamOf(s).green || streamOf(s).green->sms.test(k))
+          sms.push_back(k);
+    }
+    for (unsigned b = 0; b < gx; ++b)
+      ptr<uint32_t>(params, 0)[b] = uint32_t(sms[b % sms.size()]);
   }
   unsigned launch = f.launches++;
   double ms = model(f, gx, bx, params, launch < 2);
