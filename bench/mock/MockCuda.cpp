@@ -131,6 +131,7 @@ Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nul
 // counted instead (atollMockWouldBlock): an enqueue on a full queue, and a copy
 // with pageable host memory behind a running kernel. All under g_mutex.
 bool g_hold = false;
+bool g_ignoreCancel = false;
 unsigned long g_wouldBlock = 0;
 int g_queueDepth = 1024;
 std::map<CUdeviceptr, Stream *> g_controlStream; // control block -> stream of its kernels
@@ -566,8 +567,9 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
     w[i] = v;
   auto lock = ctxLocked();
   enqueued(streamOf(s), false);
-  // The cancel word set: the held kernels of that control block leave.
-  if (v == 1 && n == 1) {
+  // The cancel word set: the held kernels of that control block leave (unless the
+  // test makes them ignore it: a kernel still leaving, atollMockIgnoreCancel).
+  if (v == 1 && n == 1 && !g_ignoreCancel) {
     auto c = g_controlStream.find(d - ATOLL_CONTROL_CANCEL_OFFSET);
     if (c != g_controlStream.end()) {
       c->second->pending = 0;
@@ -1023,6 +1025,10 @@ void atollMockHoldKernels(int on) {
   std::lock_guard lock(g_mutex);
   g_hold = on != 0;
   g_cv.notify_all();
+}
+void atollMockIgnoreCancel(int on) {
+  std::lock_guard lock(g_mutex);
+  g_ignoreCancel = on != 0;
 }
 void atollMockWaitingCalls(int on) {
   std::lock_guard lock(g_mutex);

@@ -31,6 +31,7 @@ struct Mock {
   void (*hold)(int) = nullptr;
   void (*waiting)(int) = nullptr;
   unsigned long (*waited)() = nullptr;
+  void (*ignoreCancel)(int) = nullptr;
   Green get() const {
     Green g;
     green(&g.live, &g.created, &g.destroyedWithStreams, &g.lastLaunchSms);
@@ -48,8 +49,9 @@ protected:
       mock.hold = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockHoldKernels"));
       mock.waiting = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockWaitingCalls"));
       mock.waited = reinterpret_cast<unsigned long (*)()>(dlsym(h, "atollMockWaitedCalls"));
+      mock.ignoreCancel = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockIgnoreCancel"));
     }
-    if (!mock.green || !mock.hold || !mock.waiting || !mock.waited) {
+    if (!mock.green || !mock.hold || !mock.waiting || !mock.waited || !mock.ignoreCancel) {
       if (expectMock)
         FAIL() << "libcuda.so.1 is not the stand-in driver (bench/mock)";
       GTEST_SKIP() << "libcuda.so.1 is not the stand-in driver (bench/mock)";
@@ -57,6 +59,7 @@ protected:
   }
   void TearDown() override {
     if (mock.hold) {
+      mock.ignoreCancel(0);
       mock.waiting(0);
       mock.hold(0);
     }
@@ -269,6 +272,40 @@ TEST_F(Partitions, CreationWaitsForAQuietDevice) {
   auto retry = pipeline(*rt, 8, 0, "late");
   ASSERT_TRUE(retry) << retry.error().describe();
   EXPECT_EQ(rt->stats().partitionsFromPool, 1u);
+}
+
+// A pipeline destroyed while its kernel is still leaving: its SMs stay committed
+// (the next tenant gets other SMs) until an event after that work has completed.
+TEST_F(Partitions, SmsOfWorkStillRunningStayCommittedUntilItEnds) {
+  // Two pooled partitions: creating one would wait for the running kernel.
+  auto rt = runtime({.partitionPool = {8, 8}});
+  ASSERT_TRUE(rt);
+  auto app = rt->loadApplicationFile(std::string(ATOLL_GPU_TEST_BITCODE_DIR) +
+                                     "/runtime_kernels.bc");
+  ASSERT_TRUE(app) << app.error().describe();
+  auto p = pipeline(*rt, 8, 0, "leaving");
+  ASSERT_TRUE(p);
+  auto a = (*p)->allocate(64), c = (*p)->allocate(64);
+  ASSERT_TRUE((*p)->synchronize());
+  mock.hold(1);
+  mock.ignoreCancel(1); // the cancel of the teardown does not end it at once
+  ASSERT_TRUE((*p)->launch(**app, "vadd", {Dim3(1), Dim3(16)}, *a, *a, *c, 16));
+  p->reset();
+  RuntimeStats s = rt->stats();
+  EXPECT_EQ(s.partitionSmsCommitted, 8u) << "released while its kernel still ran";
+  EXPECT_EQ(s.partitionsLive, 0u);
+  EXPECT_EQ(s.partitionsPooled, 1u); // the other one; the draining one is not pooled
+  auto next = pipeline(*rt, 8, 0, "next");
+  ASSERT_TRUE(next) << next.error().describe();
+  EXPECT_EQ(rt->stats().partitionsFromPool, 2u); // the other pooled one, not the draining
+  EXPECT_EQ(rt->stats().partitionSmsCommitted, 16u);
+  EXPECT_EQ(rt->stats().partitionsPooled, 0u);
+  mock.hold(0); // the kernel ends
+  for (int i = 0; i < 200 && rt->stats().partitionSmsCommitted != 8u; ++i)
+    std::this_thread::sleep_for(5ms);
+  s = rt->stats();
+  EXPECT_EQ(s.partitionSmsCommitted, 8u);
+  EXPECT_EQ(s.partitionsPooled, 1u);
 }
 
 // Devices without green contexts: a quota is Unsupported (with the reason), all else
