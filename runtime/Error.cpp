@@ -27,6 +27,7 @@ std::string_view to_string(ErrorCode code) noexcept {
   case ErrorCode::IoError: return "io-error";
   case ErrorCode::CompileTimeout: return "compile-timeout";
   case ErrorCode::CompileResources: return "compile-resources";
+  case ErrorCode::Unsupported: return "unsupported";
   }
   return "unknown";
 }

@@ -38,9 +38,23 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
                            state->info.allocationGranularity, state->vmm);
   if (!spec)
     return named(std::move(spec).error());
+  // SM quota: a partition (green context) first; it is given back if anything later
+  // fails.
+  auto quota = state->partitions->quotaFor(opts.smCount, opts.smShare);
+  if (!quota)
+    return named(std::move(quota).error());
+  PartitionManager::Lease partition;
+  if (*quota) {
+    auto p = state->partitions->acquire(*quota, state->options.loadTimeout);
+    if (!p)
+      return named(std::move(p).error());
+    partition = *p;
+  }
   auto lease = state->pool->acquire(*spec);
-  if (!lease)
+  if (!lease) {
+    state->partitions->release(partition, nullptr);
     return named(std::move(lease).error());
+  }
 
   const cuda::DriverApi &api = *state->api;
   CUstream stream = nullptr;
@@ -49,6 +63,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   auto control = state->controls.acquire();
   if (!control) {
     state->pool->cancel(*lease);
+    state->partitions->release(partition, nullptr);
     return named(std::move(control).error());
   }
   // Gives back everything acquired so far; never throws, never waits.
@@ -68,6 +83,8 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
       api.cuEventDestroy(end);
     if (stream)
       api.cuStreamDestroy(stream);
+    // Nothing ran on its stream (destroyed above): its SMs are free at once.
+    state->partitions->release(partition, nullptr);
     try {
       if (ok)
         state->pool->cancel(*lease);
@@ -86,7 +103,13 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   try {
     if (failCreatePipelineAfterLease.load())
       throw std::bad_alloc();
-    if (CUresult r = api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING); r != CUDA_SUCCESS)
+    // In a partition: a stream of its green context (its kernels run on the
+    // partition's SMs only); every other call on it is the same as on any stream.
+    if (CUresult r = partition.green
+                         ? api.cuGreenCtxStreamCreate(&stream, partition.green,
+                                                      CU_STREAM_NON_BLOCKING, 0)
+                         : api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
+        r != CUDA_SUCCESS)
       return cleanup(r, "creating the pipeline's stream");
     if (CUresult r = api.cuEventCreate(&cancelEvent, CU_EVENT_DISABLE_TIMING); r != CUDA_SUCCESS)
       return cleanup(r, "creating the cancel event");
@@ -120,7 +143,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     }
     // From here on the PipelineImpl owns the lease, stream and events.
     impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
-                                          stream, start, end, *control, cancelEvent);
+                                          stream, start, end, *control, cancelEvent, partition);
   } catch (...) {
     release();
     throw; // Runtime::createPipeline turns it into an Error
@@ -135,7 +158,8 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
 
 PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::string nm,
                            const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
-                           CUevent start, CUevent end, uint64_t control, CUevent cancelEvent)
+                           CUevent start, CUevent end, uint64_t control, CUevent cancelEvent,
+                           PartitionManager::Lease partition)
     : state(std::move(st)), id(id), name(std::move(nm)), prefix(fmt::format("pipeline '{}'", name)),
       configuredTimeout(opts.timeout), gpuTiming(opts.gpuTiming), arenaSource(lease.source),
       arena(std::move(lease.arena)), stream(stream), startEvent(start), endEvent(end),
@@ -144,7 +168,7 @@ PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::s
                          ? opts.cancelDeadline
                          : std::min(std::chrono::milliseconds(1000), st->options.maxCancelDeadline)),
       maxBuffers(opts.maxBuffers ? opts.maxBuffers : kDefaultMaxBuffers),
-      allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
+      partition(partition), allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
   // Its kernels count for every runtime's quiet sections (DeviceActivity.h).
   DeviceActivity::of(state->info.ordinal).addStream(stream, state->generation);
   state->livePipelines++; // last: the destructor, which decrements, runs only from here on
@@ -161,6 +185,8 @@ PipelineImpl::~PipelineImpl() {
     // Lost (or abandoned) context: the reset frees everything; touch nothing.
     DeviceActivity::of(state->info.ordinal).retireStream(stream);
     state->pool->abandon(arena);
+    // Its SMs stay committed: the partition is never handed out again (draining
+    // on an event that is never recorded would need the driver).
     return;
   }
   CUresult q = api.cuStreamQuery(stream);
@@ -218,6 +244,18 @@ PipelineImpl::~PipelineImpl() {
   if (endEvent)
     api.cuEventDestroy(endEvent);
   api.cuEventDestroy(cancelEvent);
+  // The partition's SMs: free at once when the stream is idle; otherwise committed
+  // until an event after its last work has completed (a new tenant never shares
+  // SMs with a kernel that is still leaving). No event: never handed out again.
+  CUevent partitionDone = nullptr;
+  if (partition.partition && q != CUDA_SUCCESS) {
+    if (!ok || api.cuEventCreate(&partitionDone, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS ||
+        api.cuEventRecord(partitionDone, stream) != CUDA_SUCCESS) {
+      if (partitionDone)
+        api.cuEventDestroy(partitionDone);
+      partitionDone = nullptr;
+    }
+  }
   // A stream whose kernels may still run stays counted (no waiting call is made
   // until they end, DeviceActivity.h) and is destroyed once seen idle.
   if (q == CUDA_SUCCESS) {
@@ -226,6 +264,8 @@ PipelineImpl::~PipelineImpl() {
   } else {
     DeviceActivity::of(state->info.ordinal).retireStream(stream);
   }
+  if (partition.partition && (q == CUDA_SUCCESS || partitionDone))
+    state->partitions->release(partition, partitionDone);
 }
 
 std::chrono::milliseconds PipelineImpl::effectiveTimeout() const noexcept {
@@ -578,6 +618,7 @@ Clamping Pipeline::arenaMode() const noexcept {
 bool Pipeline::supports(Clamping mode) const noexcept {
   return mode == Clamping::ModuloBased || impl_->arena.maskCapable;
 }
+uint32_t Pipeline::partitionSms() const noexcept { return impl_->partition.sms; }
 std::chrono::milliseconds Pipeline::timeout() const noexcept {
   return impl_->configuredTimeout.count() > 0 ? impl_->configuredTimeout
                                               : impl_->state->options.defaultTimeout;
@@ -598,6 +639,7 @@ PipelineStats Pipeline::stats() const {
   s.bytesAllocated = impl_->allocator.usedBytes();
   s.peakBytesAllocated = impl_->allocator.peakBytes();
   s.liveBuffers = impl_->allocator.liveBlocks();
+  s.partitionSms = impl_->partition.sms;
   return s;
 }
 

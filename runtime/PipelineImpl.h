@@ -22,7 +22,8 @@ class PipelineImpl {
 public:
   PipelineImpl(std::shared_ptr<RuntimeState> state, uint64_t id, std::string name,
                const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
-               CUevent start, CUevent end, uint64_t control, CUevent cancelEvent);
+               CUevent start, CUevent end, uint64_t control, CUevent cancelEvent,
+               PartitionManager::Lease partition);
   ~PipelineImpl();
 
   const std::shared_ptr<RuntimeState> state;
@@ -41,6 +42,9 @@ public:
   const std::chrono::milliseconds cancelDeadline;
   static constexpr uint64_t kDefaultMaxBuffers = uint64_t(1) << 20;
   const uint64_t maxBuffers; // live buffers (host bookkeeping per buffer, review R3-F7)
+  /// The SM partition the stream belongs to (a green context's stream); empty: the
+  /// whole device.
+  const PartitionManager::Lease partition;
 
   mutable std::mutex mutex;
   BlockAllocator allocator;

@@ -275,6 +275,12 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
   }
   state->backend = std::make_unique<CudaArenaBackend>(*state);
   state->pool = std::make_unique<ArenaPool>(*state->backend, budget, options.poolArenas);
+  // SM partitions: the split at once; green contexts of the pool on the loader thread
+  // (quiet sections), each waited for at most loadTimeout.
+  state->partitions = std::make_unique<PartitionManager>(*state);
+  state->partitions->init(api, dev);
+  if (!options.partitionPool.empty() && state->partitions->supported())
+    state->partitions->prewarm(options.partitionPool, options.loadTimeout);
   return state;
 }
 
@@ -300,6 +306,10 @@ RuntimeState::~RuntimeState() {
     // The control blocks: the stream at once, the memory on the reclaim thread.
     if (!abandoned.load())
       controls.shutdown();
+    // Green contexts: destroyed on the reclaimer, before the context's release
+    // (each holds a reference to the primary context).
+    if (!abandoned.load() && partitions)
+      partitions->shutdown();
   } else {
     inert->store(true); // lost or reset: the reset frees everything
   }
@@ -473,6 +483,15 @@ RuntimeStats Runtime::stats() const {
     s.compileRequestMicros = c.compileMicros;
     s.assembleRequests = c.assembleRequests;
     s.assembleRequestMicros = c.assembleMicros;
+  }
+  if (state_->partitions && state_->makeCurrent()) {
+    detail::PartitionStats p = state_->partitions->stats();
+    s.partitionSms = p.sms;
+    s.partitionSmsCommitted = p.committed;
+    s.partitionsLive = p.live;
+    s.partitionsPooled = p.pooled;
+    s.partitionsCreated = p.created;
+    s.partitionsFromPool = p.fromPool;
   }
   s.deferredReclaims = detail::Reclaimer::instance().queued();
   s.leakedReclaims = detail::Reclaimer::instance().leaked();

@@ -16,6 +16,7 @@
 #include "Worker.h"
 #include "compile/CompilePool.h"
 #include "cuda/DriverApi.h"
+#include "partition/PartitionManager.h"
 
 #include "atoll/runtime.h"
 
@@ -65,6 +66,8 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::unique_ptr<ArenaPool> pool;
   ModuleCache modules;
   ControlBlocks controls{*this}; // per-pipeline control blocks + the control stream
+  /// SM partitions (green contexts); null for a compile-only runtime.
+  std::unique_ptr<PartitionManager> partitions;
 
   std::atomic<uint64_t> compilations{0}, memoryHits{0}, diskHits{0};
   std::atomic<uint64_t> pipelinesCreated{0}, livePipelines{0};

@@ -13,6 +13,9 @@ context appear only where the design puts them.
   thread) after its `waitQuiet(`, or in a function that takes the section as a
   parameter (`QuietSection` in its signature: only a holder can call it, e.g. the
   driver-side module check, cuda/ModuleCheck.cpp);
+- cuGreenCtxCreate (SM partitions, like other context-level calls it may wait): only
+  after a `waitQuiet(` in the same function (the loader thread's quiet section);
+  cuGreenCtxDestroy: only on the reclaimer, like the unloads;
 - cuLaunchKernel: only while a DeviceActivity::LaunchPass is held (within a few
   lines after it), so that no kernel starts during a quiet section;
 - cuCtxSynchronize, cuStreamSynchronize, cuEventSynchronize, cuCtxDestroy,
@@ -32,7 +35,9 @@ CALL = re.compile(r"\b(?:api|api_)\s*(?:->|\.)\s*(cu\w+)\s*\(")
 FUNCTION = re.compile(r"^(?!(?:return|if|for|while|switch|namespace|struct|class|using|"
                       r"template|typedef|static_assert)\b)(?:[\w:<>,*&~]+\s+)*?[*&]*"
                       r"(~?[A-Za-z_][\w:~]*)\s*\(")
-RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"}
+RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister",
+             "cuGreenCtxDestroy"}
+QUIET_ONLY = {"cuGreenCtxCreate"}
 LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary",
          "cuModuleGetFunction"}
 FORBIDDEN = {"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize", "cuCtxDestroy"}
@@ -76,6 +81,10 @@ def violations(name, text):
                 if not any("reclaim(" in w or "cuDevicePrimaryCtxReset" in w for w in window):
                     out.append(f"{where} may destroy the context, which waits for running "
                                "kernels: only on the reclaimer or after a reset")
+            elif call in QUIET_ONLY:
+                if not quiet:
+                    out.append(f"{where} may wait for running kernels: only after waitQuiet( "
+                               "(a quiet section on the loader thread)")
             elif call in LOADS and takes_quiet:
                 continue  # the caller holds the quiet section it passes
             elif call in LOADS and function != "RuntimeState::loadModule":
@@ -125,6 +134,9 @@ Status checkLoadedModule(const DriverApi &api, CUmodule module,
 }
 std::optional<DeviceActivity::QuietSection> DeviceActivity::tryQuiet(int g) {
   api.cuModuleGetFunction(&f, module, "k");
+void PartitionManager::create(P *p) {
+  api.cuGreenCtxCreate(&g, desc, dev, 1);
+  api->cuGreenCtxDestroy(g);
 }
 """
     good = """void g() {
@@ -151,13 +163,17 @@ RuntimeState::~RuntimeState() {
 Status checkLoadedModule(const DeviceActivity::QuietSection &, const DriverApi &api,
                          CUmodule module, const std::vector<KernelInfo> &kernels) {
   api.cuModuleGetFunction(&f, module, "k");
+void PartitionManager::create(P *p) {
+  auto quiet = state_.waitQuiet("create");
+  api.cuGreenCtxCreate(&g, desc, dev, 1);
+  state_.reclaim([api = api_, g] { api->cuGreenCtxDestroy(g); });
 }
 """
     found = violations("bad.cpp", bad)
     expected = ["cuMemFree", "cuModuleLoadDataEx", "cuMemFreeHost", "cuStreamSynchronize",
                 "cuLibraryUnload", "cuModuleLoadDataEx", "cuLaunchKernel",
                 "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH", "cuModuleGetFunction",
-                "cuModuleGetFunction"]
+                "cuModuleGetFunction", "cuGreenCtxCreate", "cuGreenCtxDestroy"]
     ok = len(found) == len(expected) and all(e in f for e, f in zip(expected, found))
     ok = ok and violations("good.cpp", good) == []
     print("self-test", "passed" if ok else f"FAILED: {found}")

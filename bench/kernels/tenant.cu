@@ -40,3 +40,33 @@ extern "C" __global__ void spin_memory(volatile int *flag) {
   while (*flag == 0) {
   }
 }
+
+// SM partitions (section "partition"): hogs that fill the GPU with long kernels.
+// hog_compute: every block stays resident `ns` nanoseconds doing FMAs (no memory
+// traffic but one store); hog_memory: `rounds` grid-stride passes copying n float4s
+// (memory bandwidth).
+__device__ static inline unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+extern "C" __global__ void hog_compute(float *out, unsigned long long ns) {
+  const unsigned long long start = global_ns();
+  float v = (float)threadIdx.x;
+  while (global_ns() - start < ns) {
+    for (int k = 0; k < 64; ++k)
+      v = v * 0.999f + 0.001f;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+extern "C" __global__ void hog_memory(const float4 *in, float4 *out, unsigned long long n,
+                                      int rounds) {
+  const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (int r = 0; r < rounds; ++r)
+    for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+      float4 a = in[i];
+      out[i] = make_float4(a.x + 1.0f, a.y, a.z, a.w);
+    }
+}

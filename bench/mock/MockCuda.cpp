@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <bitset>
 #include <set>
 #include <string>
 #include <vector>
@@ -39,10 +40,12 @@ namespace {
 
 namespace ref = atoll_bench::ref;
 
+struct GreenCtx;
 struct Stream {
   double t = 0;     // ms of virtual GPU time
   int pending = 0;  // held kernels and the work queued behind them (hold mode)
   int deferred = 0; // cancel sets issued here and not yet landed (atollMockDeferCancelSets)
+  GreenCtx *green = nullptr; // made by cuGreenCtxStreamCreate
 };
 struct Event {
   double t = 0;
@@ -80,6 +83,47 @@ struct Reservation {
 };
 std::map<CUdeviceptr, Reservation> g_reservations;
 
+// Green contexts (SM partitions): a 132-SM device, minimum partition 8 SMs,
+// co-scheduling alignment 8, as measured on the H200. A split's group is SMs
+// [first, first + count); a descriptor and a green context hold the union of their
+// groups. ATOLL_MOCK_GREEN=unsupported makes cuDeviceGetDevResource fail (a device
+// without partitions).
+constexpr unsigned kMockSms = 132;
+struct GreenCtx {
+  std::bitset<kMockSms> sms;
+  int streams = 0; // streams of it not yet destroyed
+};
+struct GreenDesc {
+  std::bitset<kMockSms> sms;
+};
+long g_greenLive = 0;
+unsigned long g_greenCreated = 0, g_greenDestroyedWithStreams = 0;
+unsigned g_lastLaunchSms = 0; // SMs of the last launch's stream (kMockSms: not green)
+
+// A group's SMs as a mask in the resource's padding (the real driver keeps its own
+// data there). SMs sit in GPCs of 18,18,18,18,18,18,16,8 (132): a co-scheduled group
+// never straddles a GPC, so a split by 8 gives 15 groups and a remainder of 12, as
+// measured on the H200.
+using SmMask = std::bitset<kMockSms>;
+constexpr unsigned kGpcs[] = {18, 18, 18, 18, 18, 18, 16, 8};
+void putGroup(CUdevResource &r, const SmMask &sms) {
+  r = CUdevResource{};
+  r.type = CU_DEV_RESOURCE_TYPE_SM;
+  r.sm.smCount = unsigned(sms.count());
+  r.sm.minSmPartitionSize = 8;
+  r.sm.smCoscheduledAlignment = 8;
+  for (unsigned k = 0; k < kMockSms; ++k)
+    if (sms.test(k))
+      r._internal_padding[k / 8] |= uint8_t(1u << (k % 8));
+}
+SmMask groupOf(const CUdevResource &r) {
+  SmMask m;
+  for (unsigned k = 0; k < kMockSms; ++k)
+    if (r._internal_padding[k / 8] & (1u << (k % 8)))
+      m.set(k);
+  return m;
+}
+
 Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nullStream; }
 
 // Hold mode (atollMockHoldKernels, for the runtime's unit tests): kernels keep
@@ -88,6 +132,7 @@ Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nul
 // counted instead (atollMockWouldBlock): an enqueue on a full queue, and a copy
 // with pageable host memory behind a running kernel. All under g_mutex.
 bool g_hold = false;
+bool g_ignoreCancel = false;
 unsigned long g_wouldBlock = 0;
 int g_queueDepth = 1024;
 std::map<CUdeviceptr, Stream *> g_controlStream; // control block -> stream of its kernels
@@ -169,7 +214,8 @@ const std::map<std::string, int> kNativeParams = {
     {"histogram", 3},     {"gather_scatter", 5}, {"transpose", 4},    {"local_array", 4},
     {"const_table", 4},   {"vec4", 5},          {"libdevice_math", 3}, {"pointer_chase", 5},
     {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
-    {"spin_register", 2}, {"spin_memory", 1}};
+    {"spin_register", 2}, {"spin_memory", 1}, {"hog_compute", 2}, {"hog_memory", 4},
+    {"sm_probe", 2}};
 
 /// Runs the model of kernel `f`; returns its virtual duration in ms.
 double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
@@ -193,6 +239,10 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
       out[i] = 1.0f;
     return arg<int>(p, 1) * 5e-6;
   }
+  if (n == "hog_compute") // a long grid: its length in ns, on every block
+    return double(arg<unsigned long long>(p, 1)) * 1e-6;
+  if (n == "hog_memory")
+    return 0.5;
   if (!execute)
     return 0.2;
   if (n == "vadd") {
@@ -384,6 +434,8 @@ CUresult cuStreamCreate(CUstream *s, unsigned int) {
 }
 CUresult cuStreamDestroy(CUstream s) {
   auto lock = ctxLocked();
+  if (GreenCtx *g = reinterpret_cast<Stream *>(s)->green)
+    --g->streams;
   for (auto i = g_controlStream.begin(); i != g_controlStream.end();)
     i = i->second == reinterpret_cast<Stream *>(s) ? g_controlStream.erase(i) : std::next(i);
   g_streams.erase(reinterpret_cast<Stream *>(s));
@@ -530,8 +582,9 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
     w[i] = v;
   auto lock = ctxLocked();
   enqueued(streamOf(s), false);
-  // The cancel word set: the held kernels of that control block leave.
-  if (v == 1 && n == 1) {
+  // The cancel word set: the held kernels of that control block leave (unless the
+  // test makes them ignore it: a kernel still leaving, atollMockIgnoreCancel).
+  if (v == 1 && n == 1 && !g_ignoreCancel) {
     auto c = g_controlStream.find(d - ATOLL_CONTROL_CANCEL_OFFSET);
     if (c != g_controlStream.end()) {
       c->second->pending = 0;
@@ -834,6 +887,17 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
     if (size == 0 || base == 0 || control == 0)
       return CUDA_ERROR_INVALID_VALUE;
   }
+  if (f.name == "sm_probe") { // block b "runs" on the b-th SM of its stream's SMs
+    std::vector<unsigned> sms;
+    {
+      auto lock = ctxLocked();
+      for (unsigned k = 0; k < kMockSms; ++k)
+        if (!streamOf(s).green || streamOf(s).green->sms.test(k))
+          sms.push_back(k);
+    }
+    for (unsigned b = 0; b < gx; ++b)
+      ptr<uint32_t>(params, 0)[b] = uint32_t(sms[b % sms.size()]);
+  }
   unsigned launch = f.launches++;
   double ms = model(f, gx, bx, params, launch < 2);
   // Fault injection for testing the benchmark's checks: ATOLL_MOCK_CORRUPT=<kernel>
@@ -848,10 +912,126 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
   auto lock = ctxLocked();
   streamOf(s).t += ms;
   enqueued(streamOf(s), true);
+  g_lastLaunchSms = streamOf(s).green ? unsigned(streamOf(s).green->sms.count()) : kMockSms;
   if (hardened && g_hold)
     g_controlStream[arg<uint64_t>(params, f.params - ATOLL_HIDDEN_PARAM_COUNT +
                                               ATOLL_HIDDEN_CONTROL_INDEX)] = &streamOf(s);
   return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *r, CUdevResourceType type) {
+  const char *g = std::getenv("ATOLL_MOCK_GREEN");
+  if (g && std::string(g) == "unsupported")
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (type != CU_DEV_RESOURCE_TYPE_SM)
+    return CUDA_ERROR_INVALID_RESOURCE_TYPE;
+  putGroup(*r, SmMask().set());
+  return CUDA_SUCCESS;
+}
+CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGroups,
+                                     const CUdevResource *input, CUdevResource *remaining,
+                                     unsigned int flags, unsigned int minCount) {
+  if (!nbGroups || !input || input->type != CU_DEV_RESOURCE_TYPE_SM)
+    return CUDA_ERROR_INVALID_VALUE;
+  const bool ignoreGpcs = flags & CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
+  const unsigned size = ignoreGpcs ? std::max(2u, (minCount + 1) / 2 * 2)
+                                   : std::max(8u, (minCount + 7) / 8 * 8);
+  const SmMask in = groupOf(*input);
+  std::vector<SmMask> groups;
+  SmMask rest;
+  unsigned first = 0;
+  for (unsigned gpc : kGpcs) {
+    const unsigned span = ignoreGpcs ? kMockSms : gpc;
+    if (ignoreGpcs && first > 0)
+      break;
+    std::vector<unsigned> sms;
+    for (unsigned k = first; k < first + span; ++k)
+      if (in.test(k))
+        sms.push_back(k);
+    size_t i = 0;
+    for (; i + size <= sms.size(); i += size) {
+      SmMask m;
+      for (size_t j = i; j < i + size; ++j)
+        m.set(sms[j]);
+      groups.push_back(m);
+    }
+    for (; i < sms.size(); ++i)
+      rest.set(sms[i]);
+    first += span;
+  }
+  if (!result) {
+    *nbGroups = unsigned(groups.size());
+    return CUDA_SUCCESS;
+  }
+  const unsigned made = std::min(unsigned(groups.size()), *nbGroups);
+  for (unsigned i = 0; i < made; ++i)
+    putGroup(result[i], groups[i]);
+  for (unsigned i = made; i < groups.size(); ++i)
+    rest |= groups[i];
+  if (remaining)
+    putGroup(*remaining, rest);
+  *nbGroups = made;
+  return CUDA_SUCCESS;
+}
+CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *desc, CUdevResource *res, unsigned int n) {
+  if (!desc || !res || n == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto *d = new GreenDesc; // the real driver does not free descriptors either
+  for (unsigned i = 0; i < n; ++i) {
+    const SmMask m = groupOf(res[i]);
+    if ((d->sms & m).any()) { // overlapping resources: not from one split
+      delete d;
+      return CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION;
+    }
+    d->sms |= m;
+  }
+  *desc = reinterpret_cast<CUdevResourceDesc>(d);
+  return CUDA_SUCCESS;
+}
+CUresult cuGreenCtxCreate(CUgreenCtx *g, CUdevResourceDesc desc, CUdevice, unsigned int flags) {
+  if (!(flags & CU_GREEN_CTX_DEFAULT_STREAM) || !desc)
+    return CUDA_ERROR_INVALID_VALUE;
+  waitingCall(); // assumed to wait like the other context-level calls
+  auto lock = ctxLocked();
+  auto *c = new GreenCtx;
+  c->sms = reinterpret_cast<GreenDesc *>(desc)->sms;
+  ++g_greenLive;
+  ++g_greenCreated;
+  *g = reinterpret_cast<CUgreenCtx>(c);
+  return CUDA_SUCCESS;
+}
+CUresult cuGreenCtxDestroy(CUgreenCtx g) {
+  waitingCall();
+  auto lock = ctxLocked();
+  auto *c = reinterpret_cast<GreenCtx *>(g);
+  if (c->streams > 0)
+    ++g_greenDestroyedWithStreams;
+  --g_greenLive;
+  delete c;
+  return CUDA_SUCCESS;
+}
+CUresult cuGreenCtxStreamCreate(CUstream *s, CUgreenCtx g, unsigned int flags, int) {
+  if (!(flags & CU_STREAM_NON_BLOCKING) || !g)
+    return CUDA_ERROR_INVALID_VALUE;
+  auto lock = ctxLocked();
+  auto *st = new Stream;
+  st->green = reinterpret_cast<GreenCtx *>(g);
+  ++st->green->streams;
+  g_streams.insert(st);
+  *s = reinterpret_cast<CUstream>(st);
+  return CUDA_SUCCESS;
+}
+
+// Green contexts now alive, created so far, destroyed while a stream of theirs was
+// alive (a leak on the real driver), and the SMs of the last launch's stream
+// (132: not a green context's).
+void atollMockGreen(long *live, unsigned long *created, unsigned long *destroyedWithStreams,
+                    unsigned *lastLaunchSms) {
+  std::lock_guard lock(g_mutex);
+  *live = g_greenLive;
+  *created = g_greenCreated;
+  *destroyedWithStreams = g_greenDestroyedWithStreams;
+  *lastLaunchSms = g_lastLaunchSms;
 }
 
 // Test controls (not CUDA): see "Hold mode" above. Ending hold mode completes every
@@ -884,6 +1064,10 @@ void atollMockDeferCancelSets(int on) {
   }
   g_deferredSets.clear();
   g_cv.notify_all();
+}
+void atollMockIgnoreCancel(int on) {
+  std::lock_guard lock(g_mutex);
+  g_ignoreCancel = on != 0;
 }
 void atollMockWaitingCalls(int on) {
   std::lock_guard lock(g_mutex);

@@ -193,6 +193,7 @@ void runStartup(Context &ctx);
 void runLaunch(Context &ctx);
 void runMultiTenant(Context &ctx);
 void runCancel(Context &ctx);
+void runPartition(Context &ctx);
 /// The child process of the multi-tenant baseline (its own CUDA context).
 int runTenantProcess(const Options &opts);
 

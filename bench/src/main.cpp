@@ -1,6 +1,6 @@
 // atoll-bench: one command for every AToLL measurement (docs/benchmarks.md).
 //
-//   atoll-bench [--quick] [--only=overhead|startup|compile|launch|multitenant[,...]]
+//   atoll-bench [--quick] [--only=overhead|startup|compile|launch|multitenant|cancel|partition[,...]]
 //               [--out DIR] [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]
 //
 // Writes DIR/results.json and DIR/results.csv (after every section, so a run that is
@@ -37,7 +37,8 @@ using namespace atoll_bench;
 
 namespace {
 
-const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant", "cancel"};
+const char *kSections[] = {"compile", "overhead", "launch", "startup", "multitenant", "cancel",
+                          "partition"};
 
 /// 0 = ok, 1 = --help, 2 = error (CLI11 prints which).
 int parseArgs(int argc, char **argv, Options &o) {
@@ -54,7 +55,7 @@ int parseArgs(int argc, char **argv, Options &o) {
 
   CLI::App app("atoll-bench: AToLL's benchmarks; writes results.json and results.csv.",
                "atoll-bench");
-  app.footer("sections: compile, overhead, launch, startup, multitenant, cancel (default: "
+  app.footer("sections: compile, overhead, launch, startup, multitenant, cancel, partition (default: "
              "all, in that order)");
   app.add_flag("--quick", o.quick,
                "smaller problems and fewer repetitions (about 90 s instead of 4 min)");
@@ -344,7 +345,8 @@ int main(int argc, char **argv) {
                               {"launch", true, runLaunch},
                               {"startup", true, runStartup},
                               {"multitenant", true, runMultiTenant},
-                              {"cancel", true, runCancel}};
+                              {"cancel", true, runCancel},
+                              {"partition", true, runPartition}};
   for (const Section &s : sections) {
     if (!opts.wants(s.name))
       continue;

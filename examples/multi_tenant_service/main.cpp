@@ -234,12 +234,20 @@ std::vector<uint32_t> floats(uint32_t n, float scale) {
 bool setup(Service &s, Tenant &t) {
   if (!load(s, t))
     return false;
-  auto p = s.rt->createPipeline({.arenaBytes = kArenaBytes, .name = t.name});
+  // The attacker gets an SM quota where the device has SM partitions (green
+  // contexts): its kernels then run on 16 SMs of their own and cannot crowd out the
+  // victims, whatever they launch (docs/runtime-api.md, "SM partitions").
+  const bool quota = t.role == Role::Attacker && s.rt->stats().partitionSms > 0;
+  auto p = s.rt->createPipeline(
+      {.arenaBytes = kArenaBytes, .name = t.name, .smCount = quota ? 16u : 0u});
   if (!p) {
     t.fail(t.setupLines, "creating the pipeline", p.error());
     return false;
   }
   t.pipeline = std::move(*p);
+  if (quota)
+    std::printf("%s runs in an SM partition of %u SMs\n", t.name.c_str(),
+                t.pipeline->partitionSms());
   switch (t.role) {
   case Role::VectorAdd:
     return allocateFramed(t, "a", 0, floats(s.n, 1.0f), true) &&

@@ -34,6 +34,7 @@ enum class ErrorCode {
   FuelExhausted,     // a kernel thread spent its LaunchConfig::fuel and ended early
   CompileTimeout,    // the compile worker passed its wall-clock deadline and was killed
   CompileResources,  // the compile worker exceeded its memory, CPU time or output limit
+  Unsupported,       // the device or driver lacks a feature the request needs (SM partitions)
 };
 
 /// Stable lower-case name of a code, e.g. "out-of-arena".

@@ -75,6 +75,16 @@ struct PipelineOptions {
   /// The most live buffers (allocate() past it: CapacityExceeded). Each costs the
   /// service about 75 bytes of host memory for its bookkeeping; 0: 1,048,576.
   uint64_t maxBuffers = 0;
+  /// SM quota (docs/runtime-api.md, "SM partitions"): the pipeline's kernels run on
+  /// a partition of the device's SMs of its own (a CUDA green context), rounded up
+  /// to the device's partition granularity (8 SMs on an H200). 0: no quota, the
+  /// pipeline runs on the whole device. Admission: the SMs of every partitioned
+  /// pipeline together fit the device, else CapacityExceeded; a device or driver
+  /// without green contexts answers Unsupported.
+  uint32_t smCount = 0;
+  /// The quota as a share of the device's SMs, in (0, 1] (rounded up to whole SMs);
+  /// 0: none. Set at most one of smCount and smShare.
+  double smShare = 0;
 };
 
 struct PipelineStats {
@@ -92,6 +102,7 @@ struct PipelineStats {
   uint64_t cancellations = 0;  // cancel() calls and cancelling timeouts that had work
   uint64_t fuelExhausted = 0;  // batches that reported FuelExhausted
   uint64_t watchdogCancels = 0; // busy periods cancelled by the runtime's watchdog
+  uint32_t partitionSms = 0;   // SMs of the pipeline's partition; 0: the whole device
   /// Accumulated GPU time of completed work: per synchronised batch, from the start
   /// of its first operation to the end of its last (events; ~0.5 us resolution).
   std::chrono::nanoseconds gpuTime{0};
@@ -115,6 +126,8 @@ public:
   Clamping arenaMode() const noexcept;
   bool supports(Clamping mode) const noexcept;
   std::chrono::milliseconds timeout() const noexcept;
+  /// SMs of the pipeline's partition (PipelineOptions::smCount); 0: the whole device.
+  uint32_t partitionSms() const noexcept;
   /// True after a Timeout until the pipeline's earlier work has finished.
   bool wedged() const;
   PipelineStats stats() const;

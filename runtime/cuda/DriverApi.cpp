@@ -30,6 +30,10 @@ Result<const DriverApi *> loadOnce() {
                  "the driver is older than CUDA 12.4");
   ATOLL_CUDA_DRIVER_FUNCTIONS(ATOLL_CUDA_LOAD)
 #undef ATOLL_CUDA_LOAD
+#define ATOLL_CUDA_LOAD_OPTIONAL(fn)                                                \
+  api.fn = reinterpret_cast<decltype(&::fn)>(dlsym(handle, ATOLL_STR(fn)));
+  ATOLL_CUDA_OPTIONAL_FUNCTIONS(ATOLL_CUDA_LOAD_OPTIONAL)
+#undef ATOLL_CUDA_LOAD_OPTIONAL
 
   if (CUresult r = api.cuInit(0); r != CUDA_SUCCESS) {
     if (r == CUDA_ERROR_NO_DEVICE)

@@ -33,10 +33,25 @@ namespace Atoll::cuda {
   X(cuModuleGetFunctionCount) X(cuModuleEnumerateFunctions) X(cuFuncGetName)        \
   X(cuFuncGetParamInfo)
 
+// Optional entry points: resolved when the driver has them, null otherwise (an older
+// driver still loads; only what needs them answers Unsupported). Green contexts (SM
+// partitions, runtime/partition/) need a CUDA 12.4+ driver.
+#define ATOLL_CUDA_OPTIONAL_FUNCTIONS(X)                                            \
+  X(cuDeviceGetDevResource) X(cuDevSmResourceSplitByCount)                          \
+  X(cuDevResourceGenerateDesc) X(cuGreenCtxCreate) X(cuGreenCtxDestroy)             \
+  X(cuGreenCtxStreamCreate)
+
 struct DriverApi {
 #define ATOLL_CUDA_DECLARE(fn) decltype(&::fn) fn = nullptr;
   ATOLL_CUDA_DRIVER_FUNCTIONS(ATOLL_CUDA_DECLARE)
+  ATOLL_CUDA_OPTIONAL_FUNCTIONS(ATOLL_CUDA_DECLARE)
 #undef ATOLL_CUDA_DECLARE
+  /// Every green-context entry point is there (SM partitions can be tried).
+  bool hasGreenContexts() const noexcept {
+    return cuDeviceGetDevResource && cuDevSmResourceSplitByCount &&
+           cuDevResourceGenerateDesc && cuGreenCtxCreate && cuGreenCtxDestroy &&
+           cuGreenCtxStreamCreate;
+  }
   int driverVersion = 0; // e.g. 13000
 };
 

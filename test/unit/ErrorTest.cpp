@@ -27,6 +27,6 @@ TEST(Error, ResultHoldsValueOrError) {
 }
 
 TEST(Error, EveryCodeHasAName) {
-  for (int c = int(ErrorCode::NoDriver); c <= int(ErrorCode::CompileResources); ++c)
+  for (int c = int(ErrorCode::NoDriver); c <= int(ErrorCode::Unsupported); ++c)
     EXPECT_NE(to_string(ErrorCode(c)), "unknown") << c;
 }
