@@ -25,8 +25,8 @@ namespace Atoll {
 
 uint64_t straightWeight(const Instruction &I) {
   // Phis and casts between integers and pointers are register moves (often none);
-  // allocas are frame slots.
-  if (isa<PHINode, AllocaInst>(I) || (isa<CastInst>(I) && !isa<FPToUIInst, FPToSIInst, UIToFPInst,
+  // allocas are frame slots; a freeze emits nothing.
+  if (isa<PHINode, AllocaInst, FreezeInst>(I) || (isa<CastInst>(I) && !isa<FPToUIInst, FPToSIInst, UIToFPInst,
                                                    SIToFPInst, FPTruncInst, FPExtInst>(I)))
     return 0;
   if (auto *CB = dyn_cast<CallBase>(&I)) {

@@ -468,7 +468,11 @@ TEST(PtxValidator, SymbolNamesMustBePtxIdentifiers) {
 // 32 bits, so such a size could wrap to nothing on the device: refused here, each
 // with positive controls at the limit.
 TEST(PtxValidator, LocalMemoryPerThreadIsBounded) {
-  EXPECT_EQ(check(module("\t.local .align 16 .b8 __local_depot0[524288];")), "");
+  // The hardware bound, with the configurable budget (R5-F4, LocalMemoryIsBounded)
+  // raised to it.
+  Expectation big = expectK();
+  big.maxLocalBytes = 524288;
+  EXPECT_EQ(check(module("\t.local .align 16 .b8 __local_depot0[524288];"), big), "");
   expectRefusedBody(".local .align 16 .b8 __local_depot0[1099511627776];",
                     "local memory per thread of 1099511627776 bytes exceeds the 524288-byte limit");
   expectRefusedBody(".local .align 16 .b8 __local_depot0[524289];",
@@ -484,6 +488,7 @@ TEST(PtxValidator, LocalMemoryPerThreadIsBounded) {
     second.replace(at, 7, "j_param");
   second.replace(second.find("entry k("), 8, "entry j(");
   Expectation e = expectK();
+  e.maxLocalBytes = 524288;
   e.entries.push_back({"j", 1});
   EXPECT_EQ(check(two + second, e), "");
 }

@@ -10,8 +10,8 @@
 ;   before any loop is counted: i != n with step 2 stays checked.
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-entry-poll -disable-output %s 2>&1 | FileCheck %s --check-prefix=REFUSED
-; The reviewer's big_local.ll through the whole toolchain: the poll is in the PTX.
-; RUN: %atoll-harden %S/Inputs/big-local.ll --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+; The reviewer's big_local.ll (at 8 KiB, under the frame cap) through the whole toolchain: the poll is in the PTX.
+; RUN: %atoll-harden %S/Inputs/big-local-8k.ll --emit=ptx -o - | FileCheck %s --check-prefix=PTX
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
