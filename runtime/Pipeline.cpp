@@ -381,6 +381,9 @@ Status PipelineImpl::waitIdle(Lock &lock, bool countAsSync,
       if (!ended)
         return std::move(ended).error();
       if (*ended) {
+        // The watchdog may have cancelled the same busy period at the same limit:
+        // taken here (its reset queued), so the next call does not report it again.
+        (void)takeWatchdogCancel(lock);
         finishBatch(enqueued);
         return named(Error(ErrorCode::Timeout,
                            fmt::format("work did not finish within the timeout of {} ms and "

@@ -657,14 +657,14 @@ std::vector<Attack> buildAttacks() {
   neverEnds("straight_sleep", "straight_sleep",
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
-  // R3-F5 part 2: loop-free, 1024 dependent loads per thread, 2^23 blocks of 32 threads
+  // R3-F5 part 2: loop-free, 1024 dependent loads per thread, 2^24 blocks of 32 threads
   // (seconds in all): the straight-line polls end every chain within 256 accesses of
   // the cancel, so the rest of the grid drains within the cancel deadline.
   {
     Attack &a = add(contained("straight_chase", "timeout", "straight_chase",
-                              "R3-F5: no loop, 1024 dependent global loads per thread, 2^23 "
+                              "R3-F5: no loop, 1024 dependent global loads per thread, 2^24 "
                               "blocks x 32 threads (a poll at least every 256 accesses)",
-                              {L("straight_chase", {atkA(), atkB()}, {1u << 23}, {32})}));
+                              {L("straight_chase", {atkA(), atkB()}, {1u << 24}, {32})}));
     a.timeoutMs = 500;
     a.neverEnds = true;
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
