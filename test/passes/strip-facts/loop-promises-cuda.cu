@@ -2,7 +2,8 @@
 // device function at -O2; both promise that every loop ends (R4-F1), which the
 // tenant need not keep (here i += 2 until i == n: an odd n never ends). The kernel
 // and the device function lose both; nothing else of their attributes changes.
-// (The loop keeps its llvm.loop.mustprogress metadata: a loop-level promise.)
+// (The loop keeps its llvm.loop.mustprogress here: the preemption pass drops a
+// loop's llvm.loop metadata before it counts it.)
 // RUN: %clang-cuda %s -o %t.bc
 // RUN: llvm-dis %t.bc -o - | FileCheck %s --check-prefix=CLANG
 // RUN: %opt-atoll -passes=atoll-strip-facts -S %t.bc | FileCheck %s --implicit-check-not='{{[{ ]}}mustprogress' --implicit-check-not='{{[{ ]}}willreturn'
