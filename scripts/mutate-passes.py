@@ -7,7 +7,8 @@ script applies it, rebuilds the plugin and atoll-harden, runs lit on
 build/test/passes, and restores the source. A mutant is killed when at least
 --min-failures (default 3) lit tests fail; the script exits 1 if any mutant
 survives, or if a mutant's text no longer matches the source (update the mutant
-with the code).
+with the code). A mutant listed in EQUIVALENT (another rule gives the same IR, so
+no test can tell it apart) that survives is reported "equivalent", with why.
 
   scripts/mutate-passes.py --build-dir build                  # every mutant
   scripts/mutate-passes.py --only arena-mask,proof-end        # some
@@ -281,6 +282,15 @@ MUTANTS = [
      "the shared pad is not referenced (an empty window)"),
 ]
 
+# Equivalent mutants: no program can tell them from the code (another rule gives
+# the same IR). They run like the others; one that survives is reported
+# "equivalent", not a survivor. One that is killed is reported "killed" (and its
+# entry here is stale).
+EQUIVALENT = {
+    "collective-zero": "defineUndefinedOperands (DefinedValues.cpp) runs last and replaces "
+                       "the poison incoming value by zero, the same IR as without the mutant",
+}
+
 
 def run(cmd, **kw):
     return subprocess.run(cmd, cwd=ROOT, text=True, capture_output=True, **kw)
@@ -338,7 +348,7 @@ def main():
         mutants = sorted((m for m in MUTANTS if m[0] in names), key=lambda m: order.index(m[0]))
     if args.list:
         for name, f, _, _, why in mutants:
-            print(f"{name:24} {f:22} {why}")
+            print(f"{name:24} {f:22} {why}" + (" [equivalent]" if name in EQUIVALENT else ""))
         return 0
 
     # Every mutant must still match the code exactly once.
@@ -361,7 +371,7 @@ def main():
     if base_failed:
         sys.exit("lit fails without a mutant: " + ", ".join(base_failed))
 
-    lines, survivors, start = [], [], time.time()
+    lines, survivors, equivalents, start = [], [], [], time.time()
     for name, f, old, new, why in mutants:
         path = os.path.join(ROOT, "passes", "lib", f)
         original = open(path).read()
@@ -381,12 +391,16 @@ def main():
             survivors.append(name)
         elif len(failed) >= args.min_failures:
             verdict = "killed"
+        elif name in EQUIVALENT:
+            verdict = "equivalent"
+            equivalents.append(name)
         else:
             verdict = "SURVIVED"
             survivors.append(name)
         t1 = time.time()
         line = (f"{name:24} {verdict:12} {len(failed):3} failing  {t1 - t0:4.0f} s "
-                f"(build {t_lit - t0:3.0f} s, lit {t1 - t_lit:3.0f} s)  ({why}): "
+                f"(build {t_lit - t0:3.0f} s, lit {t1 - t_lit:3.0f} s)  ({why}"
+                f"{'; equivalent: ' + EQUIVALENT[name] if verdict == 'equivalent' else ''}): "
                 f"{' '.join(failed[:8])}{' ...' if len(failed) > 8 else ''}")
         print(line, flush=True)
         lines.append(line)
@@ -394,8 +408,11 @@ def main():
             write_results(args, lines, f"{len(lines)} of {len(mutants)} mutants run so far")
     build(build_dir, args.plugin_only)  # leave the unmutated plugin built
     total = time.time() - start
-    summary = (f"{len(mutants) - len(survivors)} of {len(mutants)} mutants killed by >= "
-               f"{args.min_failures} lit tests; {total / 60:.1f} min")
+    killed = len(mutants) - len(survivors) - len(equivalents)
+    summary = (f"{killed} of {len(mutants)} mutants killed by >= {args.min_failures} lit tests"
+               + (f", {len(equivalents)} equivalent ({' '.join(equivalents)})" if equivalents else "")
+               + (f"; SURVIVED: {' '.join(survivors)}" if survivors else "")
+               + f"; {total / 60:.1f} min")
     print(summary)
     if args.output:
         write_results(args, lines, summary)

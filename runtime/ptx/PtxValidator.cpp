@@ -108,7 +108,7 @@ std::string_view deniedReason(std::string_view base) {
 
 // Sizes a block or thread may declare: 48 KiB of static shared memory (more needs
 // the dynamic window), 512 KiB of local memory per thread (the hardware's limit
-// since sm_20); alignments beyond a page serve nothing but overflow.
+// since sm_20; Expectation::maxLocalBytes lowers it); alignments beyond a page serve nothing but overflow.
 constexpr uint64_t kMaxStaticShared = 48u << 10;
 constexpr uint64_t kMaxLocalPerThread = 512u << 10;
 constexpr uint64_t kMaxAlign = 4096;
@@ -254,7 +254,6 @@ public:
 private:
   std::string_view Src;
   const Expectation &Exp;
-  uint64_t LocalBytes = 0; // .local bytes of the function being parsed
   std::vector<Token> Toks;
   size_t I = 0;
   std::optional<Violation> Err;
@@ -265,10 +264,11 @@ private:
   uint64_t ModuleShared = 0, MaxKernelShared = 0, KernelShared = 0, KernelLocal = 0;
 
   /// Bytes and alignment of a variable declaration between token indices
-  /// [from, to): ".align N", a type (.b8 .. .b64, .u/.s/.f), dimensions "[N]"
+  /// [from, to): ".align N", a vector width (.v2/.v4/.v8), a type (.b8 .. .b128,
+  /// .u/.s/.f), dimensions "[N]"
   /// (an unsized "[]" counts 0). nullopt on overflow.
   std::optional<std::pair<uint64_t, uint64_t>> declared(size_t from, size_t to) const {
-    uint64_t align = 1, width = 0, count = 1;
+    uint64_t align = 1, width = 0, lanes = 1, count = 1;
     bool anyDim = false;
     for (size_t k = from; k < to; ++k) {
       std::string_view t = Toks[k].text;
@@ -283,6 +283,8 @@ private:
         auto bits = immediate(t.substr(2));
         if (bits && *bits % 8 == 0 && *bits <= 128)
           width = *bits / 8;
+      } else if (t == ".v2" || t == ".v4" || t == ".v8") {
+        lanes = t[2] - '0'; // `.local .v4 .b32 a[N]`: 16 bytes an element
       } else if (t == "[" && k + 1 < to) {
         if (Toks[k + 1].text == "]") {
           count = 0;
@@ -297,10 +299,13 @@ private:
     }
     if (!anyDim)
       count = 1;
+    width *= lanes;
     if (width && count > UINT64_MAX / width)
       return std::nullopt;
     return std::pair{width * count, align};
   }
+
+  uint64_t localLimit() const { return std::min(kMaxLocalPerThread, Exp.maxLocalBytes); }
 
   /// Adds a declaration's bytes to `total`; false (and the violation) past `limit`.
   bool account(uint32_t line, size_t from, size_t to, uint64_t &total, uint64_t limit,
@@ -663,7 +668,6 @@ private:
 
   void parseBody() {
     int depth = 1;
-    LocalBytes = 0;
     while (!atEnd() && !Err) {
       const Token &t = cur();
       if (t.text == "}") {
@@ -693,40 +697,20 @@ private:
           bool local = t.text == ".local";
           uint32_t declLine = t.line;
           size_t from = ++I;
-          uint64_t Elem = 0, Count = 1;
-          bool InBrackets = false;
           while (!atEnd() && !is(";")) {
             const Token &u = cur();
             if (!(u.kind == Token::Ident || u.kind == Token::Number || u.text == "<" ||
                   u.text == ">" || u.text == "," || u.text == "[" || u.text == "]"))
               return (void)fail(u.line, "unexpected '" + std::string(u.text) + "' in " +
                                             std::string(t.text));
-            if (u.text == "[") {
-              InBrackets = true;
-            } else if (u.text == "]") {
-              InBrackets = false;
-            } else if (u.kind == Token::Number && InBrackets) {
-              std::optional<uint64_t> N = immediate(u.text); // saturating product
-              Count = N && (*N == 0 || Count <= UINT32_MAX / *N) ? Count * *N : UINT32_MAX;
-            } else if (u.text.size() > 2 && (u.text[1] == 'b' || u.text[1] == 'u' ||
-                                             u.text[1] == 's' || u.text[1] == 'f')) {
-              std::optional<uint64_t> Bits = immediate(u.text.substr(2));
-              if (Bits && *Bits % 8 == 0)
-                Elem = *Bits / 8;
-            }
             ++I;
           }
-          if (local && !account(declLine, from, I, KernelLocal, kMaxLocalPerThread,
+          // One bound for a kernel's .local depots (R5-F4): the configured budget
+          // (the pass's frame limit; the driver reserves local memory for every
+          // resident thread), never above the hardware's 512 KiB per thread.
+          if (local && !account(declLine, from, I, KernelLocal, localLimit(),
                                 "local memory per thread"))
             return;
-          if (t.text == ".local") {
-            // R5-F4: the driver reserves local memory for every resident thread.
-            LocalBytes += std::max<uint64_t>(Elem, 1) * Count;
-            if (LocalBytes > Exp.maxLocalBytes)
-              return (void)fail(t.line, "local memory of " + std::to_string(LocalBytes) +
-                                            " bytes per thread (at most " +
-                                            std::to_string(Exp.maxLocalBytes) + ")");
-          }
           expect(";");
         } else if (t.text == ".shared") {
           // A static shared variable that only this kernel uses ("demoted" into the

@@ -49,7 +49,9 @@ struct Expectation {
   std::optional<std::vector<ExpectedGlobal>> globals;
   /// Largest `.local` memory (the stack depot) of one function, in bytes
   /// (ATOLL_DEFAULT_MAX_LOCAL_BYTES of abi.h, R5-F4): atoll-mem's frame limit,
-  /// checked again here where codegen's own temporaries are counted too.
+  /// checked again here where codegen's own temporaries are counted too. One
+  /// check with the hardware's 512 KiB per thread: the smaller bound applies
+  /// ("local memory per thread of N bytes exceeds the L-byte limit").
   uint64_t maxLocalBytes = 16 * 1024;
 };
 

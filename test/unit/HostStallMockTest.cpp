@@ -8,13 +8,12 @@
 // waiting call may be made while a kernel runs (the mock counts those that waited).
 // Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
 #include "DeviceActivity.h"
+#include "MockDriverFixture.h"
 #include "PipelineImpl.h"
 #include "TimedCall.h"
 #include "atoll/atoll.h"
 
 #include <gtest/gtest.h>
-
-#include <dlfcn.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -34,12 +33,6 @@ using atoll_test::msSince;
 
 namespace {
 
-struct Mock {
-  void (*hold)(int) = nullptr;
-  void (*waiting)(int) = nullptr;
-  unsigned long (*waited)() = nullptr;
-};
-
 /// Evicts unreferenced modules until `n` went (the loader thread drops its reference
 /// to a just-loaded application a moment after the caller got it), at most 2 s.
 size_t trimAtLeast(Runtime &rt, size_t n) {
@@ -53,33 +46,8 @@ size_t trimAtLeast(Runtime &rt, size_t n) {
 
 const std::string kBitcode = std::string(ATOLL_GPU_TEST_BITCODE_DIR) + "/runtime_kernels.bc";
 
-class HostStallMock : public ::testing::Test {
+class HostStallMock : public atoll_test::MockDriverTest {
 protected:
-  void SetUp() override {
-    const bool expectMock = std::getenv("ATOLL_EXPECT_MOCK") != nullptr;
-    auto probe = Runtime::create();
-    if (!probe && expectMock)
-      FAIL() << "the stand-in driver did not load: " << probe.error().describe();
-    if (!probe)
-      GTEST_SKIP() << "no device: " << probe.error().describe();
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (h) {
-      mock.hold = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockHoldKernels"));
-      mock.waiting = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockWaitingCalls"));
-      mock.waited = reinterpret_cast<unsigned long (*)()>(dlsym(h, "atollMockWaitedCalls"));
-    }
-    if ((!mock.hold || !mock.waiting || !mock.waited) && expectMock)
-      FAIL() << "libcuda.so.1 is not the stand-in driver (bench/mock) with waiting mode";
-    if (!mock.hold || !mock.waiting || !mock.waited)
-      GTEST_SKIP() << "libcuda.so.1 is not the stand-in driver (bench/mock)";
-    mock.waiting(1);
-  }
-  void TearDown() override {
-    if (mock.hold) {
-      mock.hold(0);
-      mock.waiting(0);
-    }
-  }
   /// Runs `fn` on another thread; returns how long it took (ms). Past `limit` the
   /// test fails, the held kernels end (which unblocks whatever waited for them) and
   /// the call gets 5 s more before the process ends: a failure, never a hang.
@@ -87,7 +55,6 @@ protected:
     return atoll_test::timedCall({"host-stall-mock", 52}, what, limit, std::move(fn),
                                  [this] { mock.hold(0); }, 5000ms);
   }
-  Mock mock;
 };
 
 } // namespace

@@ -146,8 +146,9 @@ TEST(PtxValidator, FunctionScopeSharedVariable) {
 }
 
 // R5-F4: the driver reserves local memory for every resident thread of the
-// device; a function's .local depot is bounded (the pass's frame limit, checked
-// again where codegen's own temporaries count).
+// device; a kernel's .local depots are bounded (the pass's frame limit, checked
+// again where codegen's own temporaries count). One check and one message with
+// the hardware's bound (LocalMemoryPerThreadIsBounded).
 TEST(PtxValidator, LocalMemoryIsBounded) {
   EXPECT_EQ(Expectation{}.maxLocalBytes, 16384u); // ATOLL_DEFAULT_MAX_LOCAL_BYTES (abi.h)
   EXPECT_EQ(check(module("\t.local .align 16 .b8 \t__local_depot0[16384];")), "");
@@ -155,18 +156,29 @@ TEST(PtxValidator, LocalMemoryIsBounded) {
   auto v = validate(big, expectK());
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->line, lineOf(big, "__local_depot0"));
-  EXPECT_NE(v->describe().find("local memory of 409600 bytes per thread (at most 16384)"),
+  EXPECT_NE(v->describe().find(
+                "local memory per thread of 409600 bytes exceeds the 16384-byte limit"),
             std::string::npos)
       << v->describe();
-  // Wider elements, and several declarations, add up.
+  // Wider elements, vector elements, and several declarations, add up.
   EXPECT_NE(check(module("\t.local .align 8 .b64 \ta[1024];\n\t.local .align 8 .b64 \tb[1025];"))
-                .find("local memory of 16392"),
+                .find("local memory per thread of 16392 bytes exceeds the 16384-byte limit"),
             std::string::npos);
-  EXPECT_NE(check(module("\t.local .align 8 .b64 \ta[2049];")).find("local memory of 16392"),
+  EXPECT_NE(check(module("\t.local .align 8 .b64 \ta[2049];"))
+                .find("local memory per thread of 16392 bytes exceeds the 16384-byte limit"),
+            std::string::npos);
+  EXPECT_EQ(check(module("\t.local .align 16 .v4 .b32 \ta[1024];")), "");
+  EXPECT_NE(check(module("\t.local .align 16 .v4 .b32 \ta[1025];"))
+                .find("local memory per thread of 16400 bytes exceeds the 16384-byte limit"),
+            std::string::npos);
+  EXPECT_NE(check(module("\t.local .align 8 .v2 .f32 \ta[2049];"))
+                .find("local memory per thread of 16392 bytes"),
             std::string::npos);
   Expectation small = expectK();
   small.maxLocalBytes = 64;
-  EXPECT_NE(check(module("\t.local .align 4 .b32 \ta[17];"), small).find("(at most 64)"),
+  EXPECT_EQ(check(module("\t.local .align 4 .b32 \ta[16];"), small), "");
+  EXPECT_NE(check(module("\t.local .align 4 .b32 \ta[17];"), small)
+                .find("local memory per thread of 68 bytes exceeds the 64-byte limit"),
             std::string::npos);
 }
 
@@ -468,19 +480,36 @@ TEST(PtxValidator, SymbolNamesMustBePtxIdentifiers) {
 // 32 bits, so such a size could wrap to nothing on the device: refused here, each
 // with positive controls at the limit.
 TEST(PtxValidator, LocalMemoryPerThreadIsBounded) {
-  // The hardware bound, with the configurable budget (R5-F4, LocalMemoryIsBounded)
-  // raised to it.
-  Expectation big = expectK();
-  big.maxLocalBytes = 524288;
-  EXPECT_EQ(check(module("\t.local .align 16 .b8 __local_depot0[524288];"), big), "");
-  expectRefusedBody(".local .align 16 .b8 __local_depot0[1099511627776];",
-                    "local memory per thread of 1099511627776 bytes exceeds the 524288-byte limit");
+  // The hardware bound: the configurable budget (R5-F4, LocalMemoryIsBounded)
+  // raised to it, or above it, does not lift it (one check, the smaller bound).
+  for (uint64_t budget : {uint64_t(524288), uint64_t(1) << 40}) {
+    Expectation big = expectK();
+    big.maxLocalBytes = budget;
+    EXPECT_EQ(check(module("\t.local .align 16 .b8 __local_depot0[524288];"), big), "");
+    auto refused = [&](const std::string &body, const std::string &reason) {
+      std::string ptx = module("\t" + body);
+      auto v = validate(ptx, big);
+      ASSERT_TRUE(v.has_value()) << "accepted: " << body;
+      EXPECT_NE(v->reason.find(reason), std::string::npos) << v->describe();
+      EXPECT_EQ(v->line, lineOf(ptx, body)) << v->describe();
+    };
+    refused(".local .align 16 .b8 __local_depot0[1099511627776];",
+            "local memory per thread of 1099511627776 bytes exceeds the 524288-byte limit");
+    refused(".local .align 16 .b8 __local_depot0[524289];",
+            "local memory per thread of 524289 bytes exceeds the 524288-byte limit");
+    // Wrapping sizes and element widths count too.
+    refused(".local .align 8 .b64 __local_depot0[65537];",
+            "local memory per thread of 524296 bytes exceeds the 524288-byte limit");
+    refused(".local .align 16 .v4 .b32 __local_depot0[32769];",
+            "local memory per thread of 524304 bytes exceeds the 524288-byte limit");
+    refused(".local .align 8 .b64 __local_depot0[4611686018427387904];",
+            "local memory per thread declaration whose size does not fit 64 bits");
+  }
+  // With the default budget, the same declarations are refused at 16 KiB.
   expectRefusedBody(".local .align 16 .b8 __local_depot0[524289];",
-                    "local memory per thread of 524289 bytes exceeds the 524288-byte limit");
-  // Wrapping sizes and element widths count too.
-  expectRefusedBody(".local .align 8 .b64 __local_depot0[65537];", "exceeds the 524288-byte limit");
-  expectRefusedBody(".local .align 8 .b64 __local_depot0[4611686018427387904];",
-                    "does not fit 64 bits");
+                    "local memory per thread of 524289 bytes exceeds the 16384-byte limit");
+  expectRefusedBody(".local .align 16 .b8 __local_depot0[1099511627776];",
+                    "local memory per thread of 1099511627776 bytes exceeds the 16384-byte limit");
   // Per kernel: two kernels may each have 512 KiB.
   std::string two = module("\t.local .align 16 .b8 __local_depot0[524288];");
   std::string second = two.substr(two.find(".visible .entry k("));
@@ -491,6 +520,10 @@ TEST(PtxValidator, LocalMemoryPerThreadIsBounded) {
   e.maxLocalBytes = 524288;
   e.entries.push_back({"j", 1});
   EXPECT_EQ(check(two + second, e), "");
+  // ...but not 512 KiB and one byte between two declarations of one kernel.
+  EXPECT_NE(check(module("\t.local .align 16 .b8 a[524288];\n\t.local .align 1 .b8 b[1];"), e)
+                .find("local memory per thread of 524289 bytes exceeds the 524288-byte limit"),
+            std::string::npos);
 }
 
 TEST(PtxValidator, AlignmentIsBounded) {

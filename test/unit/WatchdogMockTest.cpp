@@ -4,12 +4,11 @@
 // their cancel word is set; module loads wait (and block every other driver call)
 // while one runs. Runs only with the mock as libcuda.so.1 (ctest sets LD_LIBRARY_PATH).
 #include "DeviceActivity.h"
+#include "MockDriverFixture.h"
 #include "Watchdog.h"
 #include "atoll/atoll.h"
 
 #include <gtest/gtest.h>
-
-#include <dlfcn.h>
 
 #include <atomic>
 #include <chrono>
@@ -38,35 +37,9 @@ bool contains(const Error &e, std::string_view what) {
   return e.message().find(what) != std::string::npos;
 }
 
-class WatchdogMock : public ::testing::Test {
+class WatchdogMock : public atoll_test::MockDriverTest {
 protected:
-  void SetUp() override {
-    const bool expectMock = std::getenv("ATOLL_EXPECT_MOCK") != nullptr;
-    auto probe = Runtime::create();
-    if (!probe && expectMock)
-      FAIL() << "the stand-in driver did not load: " << probe.error().describe();
-    if (!probe)
-      GTEST_SKIP() << "no device: " << probe.error().describe();
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (h) {
-      hold = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockHoldKernels"));
-      waiting = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockWaitingCalls"));
-      waited = reinterpret_cast<unsigned long (*)()>(dlsym(h, "atollMockWaitedCalls"));
-      defer = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockDeferCancelSets"));
-    }
-    if ((!hold || !waiting || !waited || !defer) && expectMock)
-      FAIL() << "libcuda.so.1 is not the stand-in driver (bench/mock) with deferred sets";
-    if (!hold || !waiting || !waited || !defer)
-      GTEST_SKIP() << "libcuda.so.1 is not the stand-in driver (bench/mock)";
-    waiting(1);
-  }
-  void TearDown() override {
-    if (hold) {
-      defer(0);
-      hold(0);
-      waiting(0);
-    }
-  }
+  WatchdogMock() : MockDriverTest(/*deferredSets=*/true) {}
   /// A runtime with the app loaded; `o` as given.
   std::unique_ptr<Runtime> runtime(RuntimeOptions o) {
     auto rt = Runtime::create(o);
@@ -97,10 +70,6 @@ protected:
     }
     return -1;
   }
-  void (*hold)(int) = nullptr;
-  void (*waiting)(int) = nullptr;
-  unsigned long (*waited)() = nullptr;
-  void (*defer)(int) = nullptr;
   std::shared_ptr<Application> app;
 };
 
@@ -115,8 +84,8 @@ TEST_F(WatchdogMock, ALazyTenantsKernelIsCancelledWithoutAnyoneWaiting) {
   ASSERT_TRUE(rt && app);
   auto a = rt->createPipeline({.arenaBytes = 1 << 20, .name = "A"});
   ASSERT_TRUE(a) << a.error().describe();
-  const unsigned long waitedBefore = waited();
-  hold(1);
+  const unsigned long waitedBefore = mock.waited();
+  mock.hold(1);
   ASSERT_TRUE(launch(**a));
   ASSERT_FALSE(*(*a)->idle()) << "the mock did not hold the kernel";
   // Tenant B loads meanwhile (a cache miss: compiled first): the load needs a quiet
@@ -133,7 +102,7 @@ TEST_F(WatchdogMock, ALazyTenantsKernelIsCancelledWithoutAnyoneWaiting) {
   EXPECT_GE(cancelMs, 290.0) << "the kernel was cancelled before its timeout";
   EXPECT_LT(cancelMs, 300.0 + 300.0) << "the watchdog's slack is too large";
   ASSERT_TRUE(*b) << (*b).error().describe();
-  EXPECT_EQ(waited(), waitedBefore) << "a waiting driver call was made while a kernel ran";
+  EXPECT_EQ(mock.waited(), waitedBefore) << "a waiting driver call was made while a kernel ran";
   EXPECT_EQ(rt->stats().watchdogCancels, 1u);
   // A's next call reports it; the pipeline is usable again.
   Status s = (*a)->synchronize();
@@ -147,7 +116,7 @@ TEST_F(WatchdogMock, ALazyTenantsKernelIsCancelledWithoutAnyoneWaiting) {
   EXPECT_EQ(st.timeouts, 1u);
   EXPECT_EQ(st.cancellations, 1u);
   EXPECT_FALSE((*a)->wedged());
-  hold(0);
+  mock.hold(0);
   EXPECT_TRUE(launch(**a));
   EXPECT_TRUE((*a)->synchronize()) << "the pipeline is not usable after the watchdog's cancel";
   EXPECT_EQ((*a)->stats().watchdogCancels, 1u);
@@ -160,14 +129,14 @@ TEST_F(WatchdogMock, TheNextLaunchReportsTheWatchdogsCancel) {
   ASSERT_TRUE(rt && app);
   auto a = rt->createPipeline({.arenaBytes = 1 << 20, .name = "A"});
   ASSERT_TRUE(a);
-  hold(1);
+  mock.hold(1);
   ASSERT_TRUE(launch(**a));
   EXPECT_GE(untilIdle(**a, 1000ms), 0.0) << "the watchdog did not cancel the kernel";
   Status s = launch(**a);
   ASSERT_FALSE(s);
   EXPECT_EQ(s.error().code(), ErrorCode::Timeout);
   EXPECT_TRUE(contains(s.error(), "cancelled by the runtime's watchdog")) << s.error().describe();
-  hold(0);
+  mock.hold(0);
   EXPECT_TRUE(launch(**a));
   EXPECT_TRUE((*a)->synchronize());
 }
@@ -179,7 +148,7 @@ TEST_F(WatchdogMock, AWaiterSeesTheWatchdogsCancelAsTimeout) {
   ASSERT_TRUE(rt && app);
   auto a = rt->createPipeline({.arenaBytes = 1 << 20});
   ASSERT_TRUE(a);
-  hold(1);
+  mock.hold(1);
   ASSERT_TRUE(launch(**a));
   std::this_thread::sleep_for(150ms);
   const auto t0 = Clock::now();
@@ -190,7 +159,7 @@ TEST_F(WatchdogMock, AWaiterSeesTheWatchdogsCancelAsTimeout) {
   EXPECT_TRUE(contains(s.error(), "cancelled by the runtime's watchdog")) << s.error().describe();
   EXPECT_LT(ms, 290.0) << "the waiter's own timeout fired, not the watchdog";
   EXPECT_EQ((*a)->stats().watchdogCancels, 1u);
-  hold(0);
+  mock.hold(0);
   EXPECT_TRUE(launch(**a));
   EXPECT_TRUE((*a)->synchronize());
 }
@@ -204,7 +173,7 @@ TEST_F(WatchdogMock, WorkThatRestsOrEndsInTimeIsNotCancelled) {
   ASSERT_TRUE(rt && app);
   auto a = rt->createPipeline({.arenaBytes = 1 << 20});
   ASSERT_TRUE(a);
-  hold(1);
+  mock.hold(1);
   for (int i = 0; i < 8; ++i) {
     ASSERT_TRUE(launch(**a));
     std::this_thread::sleep_for(100ms);
@@ -212,7 +181,7 @@ TEST_F(WatchdogMock, WorkThatRestsOrEndsInTimeIsNotCancelled) {
   }
   ASSERT_TRUE(launch(**a));
   std::this_thread::sleep_for(150ms);
-  hold(0); // ends on its own within its timeout
+  mock.hold(0); // ends on its own within its timeout
   std::this_thread::sleep_for(400ms);
   EXPECT_TRUE((*a)->synchronize());
   EXPECT_EQ((*a)->stats().watchdogCancels, 0u);
@@ -227,7 +196,7 @@ TEST_F(WatchdogMock, CooperativePipelinesAreCancelledAtMaxBusyTime) {
   ASSERT_TRUE(rt && app);
   auto a = rt->createPipeline({.arenaBytes = 1 << 20, .cancelOnTimeout = false});
   ASSERT_TRUE(a);
-  hold(1);
+  mock.hold(1);
   const auto t0 = Clock::now();
   ASSERT_TRUE(launch(**a));
   Status s = (*a)->synchronize();
@@ -299,13 +268,13 @@ TEST_F(WatchdogMock, TimeoutCapsAreEnforcedWithTypedErrors) {
   ASSERT_TRUE(open && app);
   auto p2 = open->createPipeline({.arenaBytes = 1 << 20, .timeout = kMax, .cancelDeadline = kMax});
   ASSERT_TRUE(p2) << p2.error().describe();
-  hold(1);
+  mock.hold(1);
   ASSERT_TRUE(launch(**p2));
   std::this_thread::sleep_for(100ms);
   EXPECT_FALSE(*(*p2)->idle()) << "a pipeline with an unbounded timeout was cancelled";
   EXPECT_EQ(open->stats().watchdogCancels, 0u);
   ASSERT_TRUE((*p2)->cancel());
-  hold(0);
+  mock.hold(0);
 }
 
 // R5-F6: a module over the kernel or cubin cap is refused before its load (which
@@ -345,7 +314,7 @@ TEST_F(WatchdogMock, AStarvedLoadDrainsTheDeviceWithinItsBound) {
   auto a = rt->createPipeline({.arenaBytes = 1 << 20, .name = "A"});
   auto b = rt->createPipeline({.arenaBytes = 1 << 20, .name = "B"});
   ASSERT_TRUE(a && b);
-  hold(1);
+  mock.hold(1);
   std::atomic<bool> stop{false};
   std::atomic<int> rounds{0};
   auto tenant = [&](Pipeline &p) {
@@ -370,7 +339,7 @@ TEST_F(WatchdogMock, AStarvedLoadDrainsTheDeviceWithinItsBound) {
   const int roundsAtLoad = rounds.load();
   std::this_thread::sleep_for(700ms);
   stop = true;
-  hold(0);
+  mock.hold(0);
   ta.join();
   tb.join();
   std::printf("[watchdog-mock] starved load: %.1f ms (drain after %lld ms), %d tenant rounds\n",
@@ -391,24 +360,24 @@ TEST_F(WatchdogMock, AStarvedLoadDrainsTheDeviceWithinItsBound) {
 TEST_F(WatchdogMock, AControlSlotIsNotReusedWhileAnEarlierOwnersSetIsQueued) {
   auto rt = runtime({});
   ASSERT_TRUE(rt && app);
-  hold(1);
+  mock.hold(1);
   {
     auto old = rt->createPipeline({.arenaBytes = 1 << 20, .name = "old"});
     ASSERT_TRUE(old);
     ASSERT_TRUE(launch(**old));
-    defer(1); // its teardown's cancel set stays queued on the control stream
+    mock.defer(1); // its teardown's cancel set stays queued on the control stream
   }
-  hold(0); // the old kernel ends on its own
-  hold(1);
+  mock.hold(0); // the old kernel ends on its own
+  mock.hold(1);
   auto next = rt->createPipeline({.arenaBytes = 1 << 20, .name = "next"});
   ASSERT_TRUE(next);
   ASSERT_TRUE(launch(**next));
   ASSERT_FALSE(*(*next)->idle());
-  defer(0); // the late set lands
+  mock.defer(0); // the late set lands
   std::this_thread::sleep_for(20ms);
   auto idle = (*next)->idle();
   ASSERT_TRUE(idle);
   EXPECT_FALSE(*idle) << "the earlier owner's late cancel set ended the new owner's kernel";
-  hold(0);
+  mock.hold(0);
   EXPECT_TRUE((*next)->synchronize());
 }
