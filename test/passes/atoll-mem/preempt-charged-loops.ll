@@ -80,7 +80,7 @@ exit:
 ; CHECK-NEXT:    %atoll.charge = add i32 [[T]], 1
 ; CHECK-NEXT:    %atoll.poll.next = sub i32 %{{.*}}, %atoll.charge
 ; CHECK:       loop.atoll.fast:
-; CHECK:         br i1 %c.atoll.fast, label %loop.atoll.fast, label %exit, !atoll.bounded
+; CHECK:         br i1 %c.atoll.fast, label %loop.atoll.fast, label %exit, !llvm.loop !{{[0-9]+}}, !atoll.bounded
 ; CHECK:       loop.ph:
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop.atoll.backedge:
