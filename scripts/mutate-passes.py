@@ -248,7 +248,7 @@ MUTANTS = [
      "      if (false) {",
      "the self-check accepts a nanosleep without a poll"),
     ("preempt-cycle-selfcheck", "Preemption.cpp",
-     "    if (!Checked && !isChargedCycle(*C)) {",
+     "    if (!Checked && !isChargedCycle(C)) {",
      "    if (false) {",
      "the self-check accepts a cycle without a preemption check"),
     ("preempt-backedge", "Preemption.cpp",
