@@ -20,10 +20,11 @@
 //   mask-fuel-raw  the mask-raw PTX with a fuel budget (2^62) in its control block:
 //               the cost of fuel accounting (the same code; only the budget differs).
 //   mask-nounroll-raw  (diagnostic) the mask-raw PTX with a module-level
-//               `.pragma "nounroll"`: ptxas unrolls the unchecked copies of charged
-//               loops where it leaves the same loop of the unchecked build alone
-//               (pointer_chase: 640 SASS instructions vs 104); this variant says how
-//               much of the checks' cost is that unrolling, not the checks.
+//               `.pragma "nounroll"`: ptxas unrolled the unchecked copies of versioned
+//               loops where it left the same loop of the unchecked build alone
+//               (pointer_chase: 501 SASS instructions vs 84; the copies now carry
+//               their own nounroll, docs/passes.md); this variant says how much of
+//               the checks' cost is ptxas unrolling, not the checks.
 // One timed "run" is R back-to-back launches, R calibrated so that a native run takes
 // at least ~1-2 ms; variants are interleaved run by run (cancels clock drift); the
 // median of >= 20 runs per variant is reported, and the ratio variant/native.

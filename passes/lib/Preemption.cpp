@@ -23,6 +23,7 @@
 #include "Preemption.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/Cycles.h"
 #include "atoll/passes/StraightLine.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -237,38 +238,28 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
                " units of work without a cancel poll");
     return false;
   }
-  CycleInfo CI;
-  CI.compute(F);
-  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
-  while (!Work.empty()) {
-    const CycleInfo::CycleT *C = Work.pop_back_val();
-    append_range(Work, C->children());
-    bool Checked = any_of(C->blocks(), [&](BasicBlock *BB) {
+  return forEachCycle(F, [&](const CycleInfo::CycleT &C) {
+    bool Checked = any_of(C.blocks(), [&](BasicBlock *BB) {
       return isCheckBlock(*BB, Control) &&
-             any_of(successors(BB), [&](BasicBlock *S) { return !C->contains(S); });
+             any_of(successors(BB), [&](BasicBlock *S) { return !C.contains(S); });
     });
-    if (!Checked && !isChargedCycle(*C)) {
-      Refuse(F, C->getHeader()->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+    if (!Checked && !isChargedCycle(C)) {
+      Refuse(F, C.getHeader()->getTerminator(), StateSpace::Unknown, AccessKind::Call,
              "internal: a cycle has no preemption check");
       return false;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 void markBoundedCycles(Function &F, Value *Control) {
-  CycleInfo CI;
-  CI.compute(F);
   MDNode *Empty = MDNode::get(F.getContext(), {});
-  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
-  while (!Work.empty()) {
-    const CycleInfo::CycleT *C = Work.pop_back_val();
-    append_range(Work, C->children());
-    if (any_of(C->blocks(), [&](BasicBlock *BB) { return isCheckBlock(*BB, Control); }))
-      continue;
-    for (BasicBlock *BB : C->blocks())
-      BB->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD, Empty);
-  }
+  forEachCycle(F, [&](const CycleInfo::CycleT &C) {
+    if (none_of(C.blocks(), [&](BasicBlock *BB) { return isCheckBlock(*BB, Control); }))
+      for (BasicBlock *BB : C.blocks())
+        BB->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD, Empty);
+    return true;
+  });
 }
 
 /// The straight-line budget (R3-F5 part 2): a poll (cancel only; fuel counts
@@ -315,24 +306,18 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   SmallVector<ChargeSite, 8> Charges;
   if (!NoCharge)
     chargeBoundedLoops(F, std::min(unsigned(ChargeShift), 20u), Charges); // 2^20: see matchGridStride
-  CycleInfo CI;
-  CI.compute(F);
-
   struct Site {
     BasicBlock *Header;
     SmallVector<BasicBlock *, 4> Latches;
     bool Eager;
   };
   SmallVector<Site, 8> Sites;
-  SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
-  while (!Work.empty()) {
-    const CycleInfo::CycleT *C = Work.pop_back_val();
-    append_range(Work, C->children());
-    if (isChargedCycle(*C))
-      continue;
-    Site S{C->getHeader(), {}, cycleWaits(*C)};
+  bool Checkable = forEachCycle(F, [&](const CycleInfo::CycleT &C) {
+    if (isChargedCycle(C))
+      return true;
+    Site S{C.getHeader(), {}, cycleWaits(C)};
     for (BasicBlock *P : predecessors(S.Header))
-      if (C->contains(P) && !is_contained(S.Latches, P)) {
+      if (C.contains(P) && !is_contained(S.Latches, P)) {
         if (!isa<BranchInst, SwitchInst>(P->getTerminator())) {
           Refuse(F, P->getTerminator(), StateSpace::Unknown, AccessKind::Call,
                  "a cycle is closed by a terminator that cannot take a preemption check");
@@ -341,7 +326,10 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
         S.Latches.push_back(P);
       }
     Sites.push_back(std::move(S));
-  }
+    return true;
+  });
+  if (!Checkable)
+    return false;
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
   const uint64_t Interval = uint64_t(1) << Opts.PollShift;

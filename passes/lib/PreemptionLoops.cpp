@@ -280,8 +280,15 @@ void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
       SplitBlock(PH, PH->getTerminator(), &DT, &LI, nullptr, L.getHeader()->getName() + ".ph");
   ValueToValueMapTy VMap;
   SmallVector<BasicBlock *, 16> NewBlocks;
-  cloneLoopWithPreheader(OrigPH, PH, &L, VMap, ".atoll.fast", &LI, &DT, NewBlocks);
+  Loop *Fast = cloneLoopWithPreheader(OrigPH, PH, &L, VMap, ".atoll.fast", &LI, &DT, NewBlocks);
   remapInstructionsInBlocks(NewBlocks, VMap);
+  // The copy keeps the unrolling LLVM (the tenant's -O2) gave the loop: ptxas must not
+  // unroll it again. ptxas decides per function, and the checked original after it
+  // (a second loop with loads, on the same path to the exit) made it unroll the copy
+  // 4x where it leaves the same loop of the unchecked build alone: pointer_chase
+  // 1.13x on the H200 (its unrolled schedule moves payload loads away from the link
+  // loads they share a node with). llvm.loop.unroll.disable -> `.pragma "nounroll"`.
+  Fast->setLoopAlreadyUnrolled();
   auto *FastPH = cast<BasicBlock>(VMap[OrigPH]);
   ReplaceInstWithInst(PH->getTerminator(), BranchInst::Create(FastPH, OrigPH, Ok));
   // LCSSA: every use outside the loop is a phi of a (dedicated) exit block.

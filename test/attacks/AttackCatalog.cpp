@@ -657,9 +657,13 @@ std::vector<Attack> buildAttacks() {
   neverEnds("straight_sleep", "straight_sleep",
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
-  // R3-F5 part 2: loop-free, 1024 dependent loads per thread, 2^24 blocks of 32 threads
-  // (seconds in all): the straight-line polls end every chain within 256 accesses of
-  // the cancel, so the rest of the grid drains within the cancel deadline.
+  // R3-F5 part 2: loop-free, 1024 dependent loads per thread (chains that never meet,
+  // over the whole 4 MiB table), 2^24 blocks of 32 threads (seconds in all): the
+  // straight-line polls end every chain within 256 accesses of the cancel, so the rest
+  // of the grid drains within the cancel deadline (about a quarter of what is left).
+  // straight_chase_natural runs the same grid uncancelled: its time is what the grid
+  // takes without the polls (4 volatile loads per thread more), which must be well
+  // over timeout + cancelDeadline (1.5 s) for straight_chase to prove the polls.
   {
     Attack &a = add(contained("straight_chase", "timeout", "straight_chase",
                               "R3-F5: no loop, 1024 dependent global loads per thread, 2^24 "
@@ -669,6 +673,13 @@ std::vector<Attack> buildAttacks() {
     a.neverEnds = true;
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "(the pipeline is not wedged) with the victim intact";
+    Attack &n = add(contained("straight_chase_natural", "timeout", "straight_chase",
+                              "straight_chase's grid uncancelled: how long it runs without "
+                              "a cancel (= without the polls)",
+                              {L("straight_chase", {atkA(), atkB()}, {1u << 24}, {32})}));
+    n.showTime = true;
+    n.note = "ends on its own; the ms it ran must be well over 1500 (timeout 500 + "
+             "cancelDeadline 1000), or straight_chase would pass without its polls";
   }
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},

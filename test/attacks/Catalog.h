@@ -123,6 +123,8 @@ struct Attack {
   bool noInit = false;          // leave the attacker's buffers as the arena gives them
   uint32_t timeoutMs = 0;       // >0: own pipeline with this timeout; expect Timeout
   bool neverEnds = false;       // never ends on its own: the timeout must cancel it
+  bool showTime = false;        // Contained: the observed line gives the run time (ms); a
+                                // seconds-long measurement, left out by --memcheck-safe
   std::string launchRefusal;    // non-empty: the launch must be refused (InvalidLaunch) with this
                                 // substring, the context and victim healthy
   std::string xfail;            // known issue: the expectation is not met yet (why)

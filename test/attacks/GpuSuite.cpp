@@ -531,6 +531,8 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
     res.observed = "contained: victim intact, no leak, victim healthy";
     if (!a.checks.empty())
       res.observed += ", checks ok";
+    if (a.showTime)
+      res.observed += " (ran " + std::to_string(int(res.ms)) + " ms)";
   } else {
     std::string what;
     if (lost_) what += "CONTEXT LOST ";

@@ -57,7 +57,8 @@ bool selected(const Options &o, const std::string &name, const std::string &cate
 bool selectedAttack(const Options &o, const Attack &a) {
   if (!selected(o, a.name, a.category))
     return false;
-  if (o.memcheckSafe && (a.expect != Expect::Contained || a.timeoutMs || a.neverEnds))
+  if (o.memcheckSafe &&
+      (a.expect != Expect::Contained || a.timeoutMs || a.neverEnds || a.showTime))
     return false;
   return true;
 }

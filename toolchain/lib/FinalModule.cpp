@@ -6,11 +6,11 @@
 #include "ToolchainInternal.h"
 
 #include "atoll/abi.h"
+#include "atoll/passes/Cycles.h"
 #include "atoll/passes/StraightLine.h"
 #include "ptx/PtxValidator.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -114,31 +114,29 @@ Error checkCyclesPolled(Module &M) {
       continue;
     const Argument *Control =
         F.getArg(F.arg_size() - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX);
-    CycleInfo CI;
-    CI.compute(F);
-    SmallVector<const CycleInfo::CycleT *, 16> Work(CI.toplevel_cycles());
-    while (!Work.empty()) {
-      const CycleInfo::CycleT *C = Work.pop_back_val();
-      append_range(Work, C->children());
-      bool Polls = any_of(C->blocks(), [&](BasicBlock *BB) {
+    const BasicBlock *Unpolled = nullptr;
+    forEachCycle(F, [&](const CycleInfo::CycleT &C) {
+      bool Polls = any_of(C.blocks(), [&](BasicBlock *BB) {
         return any_of(*BB, [&](Instruction &I) { return readsControl(I, Control); });
       });
-      bool CanLeave = any_of(C->blocks(), [&](BasicBlock *BB) {
+      bool CanLeave = any_of(C.blocks(), [&](BasicBlock *BB) {
         auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
         return Br && Br->isConditional() &&
-               any_of(successors(BB), [&](BasicBlock *S) { return !C->contains(S); });
+               any_of(successors(BB), [&](BasicBlock *S) { return !C.contains(S); });
       });
       // The pass's own bounded loops (zero-init, charged loops): marked on every block,
       // so on the header. By the header only: a checked outer loop around a charged
       // inner one contains marked blocks and must still poll.
-      bool Bounded = C->getHeader()->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD) != nullptr;
+      bool Bounded = C.getHeader()->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD) != nullptr;
       if (!Bounded && (!Polls || !CanLeave))
-        return makeError(FailureKind::CompileError,
-                         "kernel '" + F.getName() + "': a cycle (header '" +
-                             C->getHeader()->getName() +
-                             "') has no preemption check after code generation (a bug in "
-                             "the AToLL passes)");
-    }
+        Unpolled = C.getHeader();
+      return !Unpolled;
+    });
+    if (Unpolled)
+      return makeError(FailureKind::CompileError,
+                       "kernel '" + F.getName() + "': a cycle (header '" + Unpolled->getName() +
+                           "') has no preemption check after code generation (a bug in "
+                           "the AToLL passes)");
     // The straight-line budget (R3-F5): atoll-mem polls at least every
     // DefaultStraightBudget units; twice that leaves room for the backend's IR passes
     // moving an access across a poll, and still refuses a path the pass left unpolled.

@@ -11,6 +11,10 @@
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; RUN: not %opt-atoll -passes='atoll-mem<poll-shift=21>' -S %s 2>&1 | FileCheck %s --check-prefix=BADSHIFT
 ; RUN: not %opt-atoll -passes='atoll-mem<preempt=maybe>' -S %s 2>&1 | FileCheck %s --check-prefix=BADPREEMPT
+; Fault injection: the self-check refuses a cycle left without its check.
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -atoll-test-skip-first-preempt-check -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOCHECK
+; NOCHECK-NOT: refused in 'straight'
+; NOCHECK: error: atoll-mem: refused in 'simple': internal: a cycle has no preemption check
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -11,6 +11,11 @@
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s --check-prefix=NOCHARGE
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-charge-shift=3 -S %s | FileCheck %s --check-prefix=CAP8
 ; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; Fault injection: with a check skipped the self-check accepts @const100 (a charged
+; loop: no check needed) and refuses @const5000's loop, left without its check.
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-first-preempt-check -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOCHECK
+; NOCHECK-NOT: refused in 'const100'
+; NOCHECK: error: atoll-mem: refused in 'const5000': internal: a cycle has no preemption check
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -80,7 +85,7 @@ exit:
 ; CHECK-NEXT:    %atoll.charge = add i32 [[T]], 1
 ; CHECK-NEXT:    %atoll.poll.next = sub i32 %{{.*}}, %atoll.charge
 ; CHECK:       loop.atoll.fast:
-; CHECK:         br i1 %c.atoll.fast, label %loop.atoll.fast, label %exit, !atoll.bounded
+; CHECK:         br i1 %c.atoll.fast, label %loop.atoll.fast, label %exit, !llvm.loop !{{[0-9]+}}, !atoll.bounded
 ; CHECK:       loop.ph:
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop.atoll.backedge:

@@ -4,6 +4,18 @@
 // RUN: %clang-cuda %s -o %t.bc
 // RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %t.bc -S -o - | FileCheck %s
 // RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+// With charging (the default) the grid-stride loop is versioned: its copy without
+// checks carries `.pragma "nounroll"` (ptxas keeps LLVM's unrolling; docs/passes.md),
+// the checked original and the wait loop none.
+// RUN: %opt-atoll -passes=atoll-mem %t.bc -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=CHARGED
+// CHARGED-LABEL: .entry scale(
+// CHARGED:       Inner Loop Header
+// CHARGED-NEXT:    .pragma "nounroll";
+// CHARGED:       Inner Loop Header
+// CHARGED-NOT:     .pragma
+// CHARGED-LABEL: .entry wait_flag(
+// CHARGED-NOT:     .pragma
+// CHARGED-LABEL: .entry add1(
 
 extern "C" __global__ void scale(float *x, int n, float a) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)

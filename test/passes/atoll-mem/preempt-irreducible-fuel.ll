@@ -9,6 +9,12 @@
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s
 ; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: not %opt-atoll -passes=atoll-mem -S %S/Inputs/preempt-indirectbr.ll 2>&1 | FileCheck %s --check-prefix=REFUSED
+; Fault injection: the self-checks refuse a sleep without its poll and a cycle
+; without its check (a pass bug must be refused, never emitted).
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -atoll-test-skip-sleep-polls -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOSLEEPPOLL
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -atoll-test-skip-first-preempt-check -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOCHECK
+; NOSLEEPPOLL: error: atoll-mem: refused in 'sleepy_spin': internal: a nanosleep has no cancel poll right before it
+; NOCHECK: error: atoll-mem: refused in 'irreducible': internal: a cycle has no preemption check
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

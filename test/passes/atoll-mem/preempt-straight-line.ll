@@ -15,6 +15,9 @@
 ; RUN: %python %S/Inputs/gen-load-chain.py 600 > %t.long.ll
 ; RUN: %opt-atoll -passes=atoll-mem -S %t.long.ll | FileCheck %s --check-prefix=LONG
 ; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-straight-polls -disable-output %t.long.ll 2>&1 | FileCheck %s --check-prefix=LONGREFUSED
+; Fault injection: the self-check refuses the straight-line sleep of @diamond without its poll.
+; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-sleep-polls -disable-output %s 2>&1 | FileCheck %s --check-prefix=NOSLEEPPOLL
+; NOSLEEPPOLL: error: atoll-mem: refused in 'diamond': internal: a nanosleep has no cancel poll right before it
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
