@@ -12,11 +12,14 @@
 
 namespace Atoll {
 
-/// Weights: an instruction that may access memory costs StraightMemoryWeight (a
-/// dependent global load can take ~1 us under load), any other instruction 1
-/// (ALU work, a few ns). Memory accesses are what makes a straight path slow;
-/// the ALU term bounds paths without them.
+/// Weights, by what an instruction compiles to (R6-F1): a memory access costs
+/// StraightMemoryWeight per 16 bytes (a dependent global load can take ~1 us under
+/// load); a division, remainder or math routine StraightSlowOpWeight per 64-bit
+/// piece of each element; any other instruction one unit per 32-bit register of its
+/// widest value (ALU work, a few ns each). Memory accesses are what makes a straight
+/// path slow; the ALU terms bound paths without them.
 constexpr uint64_t StraightMemoryWeight = 64;
+constexpr uint64_t StraightSlowOpWeight = 64;
 /// At most 256 memory accesses (or 16384 other instructions) between two polls.
 constexpr uint64_t DefaultStraightBudget = 256 * StraightMemoryWeight;
 
