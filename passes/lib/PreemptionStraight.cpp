@@ -136,8 +136,22 @@ uint64_t straightWeight(const Instruction &I) {
   }
 }
 
+bool feedsBranch(const Instruction &I) {
+  return any_of(I.users(), [](const User *U) {
+    return isa<ICmpInst>(U) && any_of(U->users(), [](const User *B) {
+             auto *Br = dyn_cast<BranchInst>(B);
+             return Br && Br->isConditional();
+           });
+  });
+}
+
 uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
                           function_ref<bool(Instruction &, uint64_t)> Visit) {
+  return walkStraightRuns(F, IsPoll, [&](Instruction &I, uint64_t Run, bool) { return Visit(I, Run); });
+}
+
+uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
+                          function_ref<bool(Instruction &, uint64_t, bool)> Visit) {
   // The cycle-closing edges: from inside a cycle to its header, for every cycle of
   // the forest. Every closed walk takes one (Preemption.cpp), so the rest is acyclic.
   CycleInfo CI;
@@ -166,11 +180,19 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
   SmallVector<BasicBlock *, 32> Ready{&F.getEntryBlock()};
   size_t Walked = 0;
   DenseMap<const BasicBlock *, uint64_t> In; // the largest run on entry
+  // Fresh: some path from the kernel's entry reaches the block without a poll (a
+  // block that starts after a cancel runs this far). Visit is told only outside
+  // cycles: a poll for the entry budget inside a loop would run every iteration,
+  // while the loop's own check leaves at its first back edge (Preemption.cpp).
+  DenseSet<const BasicBlock *> Fresh;
+  Fresh.insert(&F.getEntryBlock());
   uint64_t Max = 0;
   while (!Ready.empty()) {
     BasicBlock *BB = Ready.pop_back_val();
     ++Walked;
     uint64_t Run = In.lookup(BB);
+    bool IsFresh = Fresh.contains(BB);
+    const bool InCycle = CI.getCycle(BB) != nullptr;
     // Visit may split the block before an instruction I and put a poll at the end
     // of the first half: the walk goes on through the poll (counting what follows
     // it) and then through the second half, which starts with I.
@@ -182,13 +204,14 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         Instruction &I = *It++;
         if (IsPoll(I)) {
           Run = 0;
+          IsFresh = false;
           continue;
         }
         uint64_t W = straightWeight(I);
         if (!W)
           continue;
         Instruction *Prev = I.getPrevNode();
-        if (Visit(I, Run + W) && I.getParent() != Cur) {
+        if (Visit(I, Run + W, IsFresh && !InCycle) && I.getParent() != Cur) {
           Tail = I.getParent();
           It = Prev ? std::next(Prev->getIterator()) : Cur->begin(); // the poll
           continue;
@@ -206,6 +229,8 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         continue;
       uint64_t &V = In[S];
       V = std::max(V, Run);
+      if (IsFresh)
+        Fresh.insert(S);
       if (--InDeg[S] == 0)
         Ready.push_back(S);
     }
