@@ -117,10 +117,9 @@ struct RuntimeOptions {
   /// Most blocks of one launch (grid.x * grid.y * grid.z); a larger grid is refused
   /// (InvalidLaunch). A cancelled grid still starts every block (there is no entry
   /// poll: it cost up to 3.4x on streaming kernels), and each runs until its first
-  /// poll (docs/passes.md: at most 2^6 + 2^12 - 1 loop iterations) or its end; for a
-  /// loop-free kernel about 1-2 us per resident slot (H200: 132 SMs x up to 32
-  /// blocks), so 2^24 blocks drain in ~8 ms at full occupancy and in ~0.25 s even at
-  /// one resident block per SM, inside the default cancelDeadline of 1 s. The device
+  /// poll or its end: with loops, its first back edge or charge (the counter starts
+  /// from the cancel word, R6-F3); loop-free, at most the entry budget (16384 units,
+  /// docs/passes.md). Empty blocks drain in ~8 ms for 2^24 at full occupancy. The device
   /// allows 2^31-1 x 65535 x 65535 (hours of empty blocks). 1 .. 2^63.
   uint64_t maxBlocksPerLaunch = uint64_t(1) << 24;
   /// Bounds on what tenants may ask for (docs/runtime-api.md, "Timeouts and the

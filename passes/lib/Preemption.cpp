@@ -67,6 +67,13 @@ static cl::opt<uint64_t> StraightBudget(
     "atoll-preempt-straight-budget", cl::init(Atoll::DefaultStraightBudget), cl::Hidden,
     cl::desc("atoll-mem: a poll at least every N units of straight-line work (a memory "
              "access 64, any other instruction 1)"));
+static cl::opt<uint64_t> EntryBudget(
+    "atoll-preempt-entry-budget", cl::init(Atoll::DefaultEntryBudget), cl::Hidden,
+    cl::desc("atoll-mem: in loop-free code, the first poll at most N units of work "
+             "after the kernel's entry (R6-F3: the rate a cancelled grid drains at)"));
+static cl::opt<bool> TestSkipEntryCancel("atoll-test-skip-entry-cancel", cl::Hidden,
+                                         cl::desc("testing only: the loop counter does not "
+                                                  "start from the cancel word"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
                                           cl::desc("testing only: keep memory intrinsics"));
 
@@ -124,7 +131,7 @@ bool smallConstantLength(const MemIntrinsic &MI) {
 /// The cancel word's address: inttoptr of the control parameter (offset 0).
 bool isCancelPoll(const Instruction &I, const Value *Control) {
   auto *LI = dyn_cast<LoadInst>(&I);
-  if (!LI || !LI->isVolatile())
+  if (!LI || !LI->isVolatile() || !Atoll::feedsBranch(I))
     return false;
   auto *P = dyn_cast<IntToPtrInst>(LI->getPointerOperand());
   return P && P->getOperand(0) == Control;
@@ -224,18 +231,26 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
   // The straight-line budget: no path without a cycle-closing edge runs more than
   // the budget's work between two polls.
   Instruction *Over = nullptr;
+  bool OverFresh = false;
   uint64_t Longest = walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
-      [&](Instruction &I, uint64_t Run) {
-        if (Run > StraightBudget && !Over)
+      [&](Instruction &I, uint64_t Run, bool Fresh) {
+        if (Run > (Fresh ? std::min<uint64_t>(EntryBudget, StraightBudget) : StraightBudget) &&
+            !Over) {
           Over = &I;
+          OverFresh = Fresh && EntryBudget < StraightBudget;
+        }
         return false;
       });
   if (Over || Longest > StraightBudget) {
     Refuse(F, Over ? Over : F.getEntryBlock().getTerminator(), StateSpace::Unknown,
            AccessKind::Call,
-           "internal: a path without loops runs more than " + std::to_string(StraightBudget) +
-               " units of work without a cancel poll");
+           OverFresh ? "internal: a path without loops runs more than " +
+                           std::to_string(std::min<uint64_t>(EntryBudget, StraightBudget)) +
+                           " units of work from the kernel's entry without a cancel poll"
+                     : "internal: a path without loops runs more than " +
+                           std::to_string(StraightBudget) +
+                           " units of work without a cancel poll");
     return false;
   }
   return forEachCycle(F, [&](const CycleInfo::CycleT &C) {
@@ -274,8 +289,8 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave) 
   Value *CtrlPtr = nullptr;
   walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
-      [&](Instruction &I, uint64_t Run) {
-        if (Run <= StraightBudget)
+      [&](Instruction &I, uint64_t Run, bool Fresh) {
+        if (Run <= (Fresh ? std::min<uint64_t>(EntryBudget, StraightBudget) : StraightBudget))
           return false;
         if (!Leave) {
           Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
@@ -363,7 +378,20 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     Budget = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(INT64_MAX),
                                       nullptr, "atoll.fuel.budget");
     Value *First = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(Interval));
-    EB.CreateStore(EB.CreateTrunc(First, I32), Count);
+    Value *FirstCount = EB.CreateTrunc(First, I32);
+    // R6-F3: a block that starts after a cancel polls at its first back edge or
+    // charge (not 2^K iterations later: up to 2^22 units per block, minutes for a
+    // grid of 2^24 blocks). The cancel word is read here without a branch (an entry
+    // poll that waits for it cost streaming kernels up to 3.4x); the counter starts at
+    // 0 when it is set. Volatile: the fuel load above may have put a stale copy of
+    // the line in L1.
+    if (!TestSkipEntryCancel) {
+      Value *AtStart = EB.CreateAlignedLoad(I32, CancelPtr, Align(4),
+                                            /*isVolatile=*/true, "atoll.cancel.start");
+      Value *Set = EB.CreateICmpNE(AtStart, EB.getInt32(0));
+      FirstCount = EB.CreateSelect(Set, EB.getInt32(0), FirstCount, "atoll.poll.first");
+    }
+    EB.CreateStore(FirstCount, Count);
     EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
   }
 

@@ -23,24 +23,135 @@ using namespace llvm;
 
 namespace Atoll {
 
-uint64_t straightWeight(const Instruction &I) {
-  // Phis and casts between integers and pointers are register moves (often none);
-  // allocas are frame slots; a freeze emits nothing.
-  if (isa<PHINode, AllocaInst, FreezeInst>(I) || (isa<CastInst>(I) && !isa<FPToUIInst, FPToSIInst, UIToFPInst,
-                                                   SIToFPInst, FPTruncInst, FPExtInst>(I)))
+/// 32-bit registers a value of type T occupies (vectors and wide integers are
+/// legalised into that many pieces); 0 for void and tokens.
+static uint64_t registerLanes(Type *T) {
+  if (T->isVoidTy() || T->isTokenTy() || T->isLabelTy() || T->isMetadataTy())
     return 0;
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    uint64_t N = 0;
+    for (Type *E : ST->elements())
+      N += registerLanes(E);
+    return N;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return AT->getNumElements() * registerLanes(AT->getElementType());
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements() * registerLanes(VT->getElementType());
+  if (T->isPointerTy())
+    return 2;
+  uint64_t Bits = T->getPrimitiveSizeInBits().getKnownMinValue();
+  return Bits ? (Bits + 31) / 32 : 1;
+}
+
+/// The widest value I reads or writes, in 32-bit registers (at least 1).
+static uint64_t widestLanes(const Instruction &I) {
+  uint64_t N = registerLanes(I.getType());
+  for (const Value *Op : I.operands())
+    if (!isa<BasicBlock, Function, MetadataAsValue>(Op))
+      N = std::max(N, registerLanes(Op->getType()));
+  return std::max<uint64_t>(N, 1);
+}
+
+/// Elements of I's widest vector operand or result (1 for scalars) and the bits of
+/// each: the unit of a division's or a math call's cost.
+static std::pair<uint64_t, uint64_t> widestElements(const Instruction &I) {
+  std::pair<uint64_t, uint64_t> R{1, 32};
+  auto See = [&](Type *T) {
+    uint64_t N = 1;
+    if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+      N = VT->getNumElements();
+      T = VT->getElementType();
+    }
+    uint64_t Bits = T->isSized() ? T->getPrimitiveSizeInBits().getKnownMinValue() : 32;
+    R.first = std::max(R.first, N);
+    R.second = std::max(R.second, Bits ? Bits : 32);
+  };
+  See(I.getType());
+  for (const Value *Op : I.operands())
+    See(Op->getType());
+  return R;
+}
+
+uint64_t straightWeight(const Instruction &I) {
+  // Work counts what the instruction compiles to (R6-F1): one unit is about one
+  // simple 32-bit operation, so a value of N registers costs N, a division or a
+  // math routine StraightSlowOpWeight per 64-bit piece of every element (an i64
+  // division is a ~70-instruction subroutine), a memory access
+  // StraightMemoryWeight per 16 bytes (the widest access of one thread).
+  const uint64_t Lanes = widestLanes(I);
+  // Phis, casts between integers and pointers and freezes are register moves (often
+  // none) while a value fits one 128-bit register; wider ones move piece by piece.
+  // Allocas are frame slots.
+  if (isa<AllocaInst>(I))
+    return 0;
+  if (isa<PHINode, FreezeInst>(I) || (isa<CastInst>(I) && !isa<FPToUIInst, FPToSIInst, UIToFPInst,
+                                                           SIToFPInst, FPTruncInst, FPExtInst>(I)))
+    return Lanes <= 4 ? 0 : Lanes;
+  auto [Elems, Bits] = widestElements(I);
+  const uint64_t Pieces = Elems * ((Bits + 63) / 64);
   if (auto *CB = dyn_cast<CallBase>(&I)) {
     if (CB->isInlineAsm())
-      return 1; // register-only (the allow-list): ALU work
-    if (auto *II = dyn_cast<IntrinsicInst>(CB))
+      return Lanes; // register-only (the allow-list): ALU work
+    if (auto *II = dyn_cast<IntrinsicInst>(CB)) {
       if (II->isLifetimeStartOrEnd() || II->isAssumeLikeIntrinsic())
         return 0;
+      // LLVM's math routines become instruction sequences (or ptxas subroutines);
+      // the NVVM division, reciprocal and square-root forms likewise.
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::sqrt: case Intrinsic::exp: case Intrinsic::exp2:
+      case Intrinsic::exp10: case Intrinsic::log: case Intrinsic::log2:
+      case Intrinsic::log10: case Intrinsic::sin: case Intrinsic::cos:
+      case Intrinsic::tan: case Intrinsic::asin: case Intrinsic::acos:
+      case Intrinsic::atan: case Intrinsic::atan2: case Intrinsic::sinh:
+      case Intrinsic::cosh: case Intrinsic::tanh: case Intrinsic::pow:
+      case Intrinsic::powi: case Intrinsic::ldexp: case Intrinsic::frexp:
+        return StraightSlowOpWeight * Pieces;
+      default:
+        break;
+      }
+      StringRef Name = II->getCalledFunction()->getName();
+      if (Name.starts_with("llvm.nvvm.div.") || Name.starts_with("llvm.nvvm.rcp.") ||
+          Name.starts_with("llvm.nvvm.sqrt.") || Name.starts_with("llvm.nvvm.rsqrt."))
+        return StraightSlowOpWeight * Pieces;
+    }
   }
-  return I.mayReadOrWriteMemory() ? StraightMemoryWeight : 1;
+  if (I.mayReadOrWriteMemory()) {
+    const uint64_t Chunks = (Lanes + 3) / 4; // 16-byte pieces
+    return StraightMemoryWeight * Chunks;
+  }
+  switch (I.getOpcode()) {
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::URem:
+  case Instruction::SRem:
+  case Instruction::FDiv:
+  case Instruction::FRem:
+    return StraightSlowOpWeight * Pieces * ((Bits + 63) / 64); // wide: quadratic
+  case Instruction::Mul:
+    // A multiplication of N-piece integers is N^2 64-bit products.
+    return Bits > 64 ? Lanes * ((Bits + 63) / 64) : Lanes;
+  default:
+    return Lanes;
+  }
+}
+
+bool feedsBranch(const Instruction &I) {
+  return any_of(I.users(), [](const User *U) {
+    return isa<ICmpInst>(U) && any_of(U->users(), [](const User *B) {
+             auto *Br = dyn_cast<BranchInst>(B);
+             return Br && Br->isConditional();
+           });
+  });
 }
 
 uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
                           function_ref<bool(Instruction &, uint64_t)> Visit) {
+  return walkStraightRuns(F, IsPoll, [&](Instruction &I, uint64_t Run, bool) { return Visit(I, Run); });
+}
+
+uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
+                          function_ref<bool(Instruction &, uint64_t, bool)> Visit) {
   // The cycle-closing edges: from inside a cycle to its header, for every cycle of
   // the forest. Every closed walk takes one (Preemption.cpp), so the rest is acyclic.
   CycleInfo CI;
@@ -69,11 +180,19 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
   SmallVector<BasicBlock *, 32> Ready{&F.getEntryBlock()};
   size_t Walked = 0;
   DenseMap<const BasicBlock *, uint64_t> In; // the largest run on entry
+  // Fresh: some path from the kernel's entry reaches the block without a poll (a
+  // block that starts after a cancel runs this far). Visit is told only outside
+  // cycles: a poll for the entry budget inside a loop would run every iteration,
+  // while the loop's own check leaves at its first back edge (Preemption.cpp).
+  DenseSet<const BasicBlock *> Fresh;
+  Fresh.insert(&F.getEntryBlock());
   uint64_t Max = 0;
   while (!Ready.empty()) {
     BasicBlock *BB = Ready.pop_back_val();
     ++Walked;
     uint64_t Run = In.lookup(BB);
+    bool IsFresh = Fresh.contains(BB);
+    const bool InCycle = CI.getCycle(BB) != nullptr;
     // Visit may split the block before an instruction I and put a poll at the end
     // of the first half: the walk goes on through the poll (counting what follows
     // it) and then through the second half, which starts with I.
@@ -85,13 +204,14 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         Instruction &I = *It++;
         if (IsPoll(I)) {
           Run = 0;
+          IsFresh = false;
           continue;
         }
         uint64_t W = straightWeight(I);
         if (!W)
           continue;
         Instruction *Prev = I.getPrevNode();
-        if (Visit(I, Run + W) && I.getParent() != Cur) {
+        if (Visit(I, Run + W, IsFresh && !InCycle) && I.getParent() != Cur) {
           Tail = I.getParent();
           It = Prev ? std::next(Prev->getIterator()) : Cur->begin(); // the poll
           continue;
@@ -109,6 +229,8 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         continue;
       uint64_t &V = In[S];
       V = std::max(V, Run);
+      if (IsFresh)
+        Fresh.insert(S);
       if (--InDeg[S] == 0)
         Ready.push_back(S);
     }

@@ -9,6 +9,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -48,6 +49,27 @@ Error checkFeatures(const MCSubtargetInfo &STI, StringRef Features) {
     if (!Known)
       return makeError(FailureKind::CompileError, "unknown PTX feature '" + F + "'");
   }
+  return Error::success();
+}
+/// No machine code motion across a cancel poll (found by review, R6-F1): MachineSink
+/// moves work computed before a poll into the block after it when only that block
+/// uses it (the poll's leave path does not), so all 5120 divisions of an 80-deep
+/// vector chain ended up after the last of its 26 polls. The straight-line budget
+/// is checked on IR, so no pass after the check may move work downwards past a
+/// poll: machine sinking (LLVM's own option) is turned off for every compile, and a
+/// build of LLVM without the option refuses to compile rather than go unchecked.
+Error disableSinkingPastPolls() {
+  static std::once_flag Once;
+  static bool Done = false;
+  std::call_once(Once, [] {
+    auto &Opts = cl::getRegisteredOptions();
+    auto It = Opts.find("disable-machine-sink");
+    Done = It != Opts.end() && !It->second->addOccurrence(0, "disable-machine-sink", "true");
+  });
+  if (!Done)
+    return makeError(FailureKind::CompileError,
+                     "this LLVM has no -disable-machine-sink: code generation could move "
+                     "work past the cancel polls, so nothing is compiled");
   return Error::success();
 }
 } // namespace
@@ -101,6 +123,8 @@ namespace Atoll::toolchain {
 using namespace detail;
 
 Expected<std::string> emitPTX(Module &M, const CompileOptions &Opts) {
+  if (Error E = disableSinkingPastPolls())
+    return E;
   auto TMOrErr = createTargetMachine(Opts);
   if (!TMOrErr)
     return TMOrErr.takeError();

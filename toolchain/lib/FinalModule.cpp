@@ -142,9 +142,9 @@ Error checkCyclesPolled(Module &M) {
     // moving an access across a poll, and still refuses a path the pass left unpolled.
     const Instruction *Over = nullptr;
     uint64_t Longest = walkStraightRuns(
-        F, [&](const Instruction &I) { return readsControl(I, Control); },
-        [&](Instruction &I, uint64_t Run) {
-          if (Run > 2 * DefaultStraightBudget && !Over)
+        F, [&](const Instruction &I) { return readsControl(I, Control) && feedsBranch(I); },
+        [&](Instruction &I, uint64_t Run, bool Fresh) {
+          if (Run > 2 * (Fresh ? DefaultEntryBudget : DefaultStraightBudget) && !Over)
             Over = &I;
           return false;
         });
@@ -153,9 +153,10 @@ Error checkCyclesPolled(Module &M) {
                        "kernel '" + F.getName() + "': a path without loops (block '" +
                            (Over ? Over->getParent() : &F.getEntryBlock())->getName() +
                            "') runs more than " +
-                           Twine(2 * DefaultStraightBudget) +
-                           " units of work without a cancel poll after code generation (a "
-                           "bug in the AToLL passes)");
+                           Twine(2 * DefaultStraightBudget) + " units of work (" +
+                           Twine(2 * DefaultEntryBudget) +
+                           " from the kernel's entry) without a cancel poll after code "
+                           "generation (a bug in the AToLL passes)");
   }
   return Error::success();
 }
