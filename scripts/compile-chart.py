@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-DEFAULT_LOG = "bench/results/compile-h200-2026-12-01.log"
+DEFAULT_LOG = "bench/results/compile-h200-2026-12-01-s6.log"
 DOC = "docs/benchmarks.md"
 BEGIN, END = "<!-- compile-chart:begin -->", "<!-- compile-chart:end -->"
 # kernel  native harden passes share | rt-cold worker rt-hit | dev-cold dev-hit
