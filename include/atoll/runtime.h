@@ -58,11 +58,11 @@ struct CompileWorkerOptions {
   /// Wall-clock limit of one request; the worker is then killed: CompileTimeout.
   std::chrono::milliseconds timeout{120000};
   /// Largest compile answer accepted from a worker (the hardened PTX and the
-  /// signatures); past it: CompileResources. 0 = 5 x maxCubinBytes (160 MiB by
-  /// default): PTX text takes at most 5 characters per byte of a constant ("255, ")
+  /// signatures); past it: CompileResources. 0 = 5 x maxCubinBytes, at least 1 MiB
+  /// (160 MiB by default): PTX text takes at most 5 characters per byte of a constant ("255, ")
   /// and about 2-4 per byte of machine code, so larger PTX could only assemble to a
   /// cubin that the load refuses anyway. An assemble answer (the cubin) is capped at
-  /// maxCubinBytes (plus its framing).
+  /// maxCubinBytes plus 4 KiB of framing, at least 1 MiB.
   uint32_t maxOutputBytes = 0;
   /// The service-wide byte budget for compile answers in flight (docs/runtime-api.md,
   /// "Compile workers"): a load is charged, from the compile answer's header, twice

@@ -45,12 +45,15 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
   c.cpuLimitSeconds = w.cpuLimitSeconds;
   c.timeout = w.timeout;
   // Derived caps (runtime.h): a compile answer at most 5x the largest cubin, an
-  // assemble answer the largest cubin plus its framing; a frame's length is 32-bit.
-  constexpr uint64_t kFrameMax = UINT32_MAX, kFraming = 4096;
-  uint64_t cubinCap = std::max<uint64_t>(options.maxCubinBytes, 1);
-  c.maxOutputBytes = w.maxOutputBytes ? w.maxOutputBytes
-                                      : uint32_t(std::min(5 * std::min(cubinCap, kFrameMax), kFrameMax));
-  c.maxAssembledBytes = uint32_t(std::min(cubinCap + kFraming, kFrameMax));
+  // assemble answer the largest cubin plus its framing, both at least 1 MiB (so that
+  // a tiny maxCubinBytes is still enforced by the load, with its own error, and not
+  // by the frame cap); a frame's length is 32-bit.
+  constexpr uint64_t kFrameMax = UINT32_MAX, kFraming = 4096, kFloor = 1u << 20;
+  uint64_t cubinCap = std::min<uint64_t>(std::max<uint64_t>(options.maxCubinBytes, 1), kFrameMax);
+  c.maxOutputBytes =
+      w.maxOutputBytes ? w.maxOutputBytes
+                       : uint32_t(std::min(std::max(5 * cubinCap, kFloor), kFrameMax));
+  c.maxAssembledBytes = uint32_t(std::min(std::max(cubinCap + kFraming, kFloor), kFrameMax));
   c.answerBudget = w.answerBudget ? w.answerBudget
                                   : 2 * (2 * uint64_t(c.maxOutputBytes) + c.maxAssembledBytes);
   c.libdevicePath = options.libdevicePath;
