@@ -235,6 +235,19 @@ TEST(CompileWorker, AnswerBudgetThroughTheRuntime) {
   EXPECT_EQ((*small)->stats().compileAnswerRefusals, 1u);
   EXPECT_EQ((*small)->stats().compileAnswerBytes, 0u);
 
+  // The derived caps: maxOutputBytes = 5 x maxCubinBytes, the cubin answer
+  // maxCubinBytes + 4 KiB, both at least 1 MiB; the budget twice one largest load.
+  RuntimeOptions d = workerOptions();
+  d.compileWorkers.maxOutputBytes = 0;
+  auto derived = Runtime::create(d);
+  ASSERT_TRUE(derived.ok()) << derived.error().describe();
+  EXPECT_EQ((*derived)->stats().compileAnswerBudget,
+            2 * (2 * (160ull << 20) + (32ull << 20) + 4096));
+  d.maxCubinBytes = 64;
+  auto floor = Runtime::create(d);
+  ASSERT_TRUE(floor.ok()) << floor.error().describe();
+  EXPECT_EQ((*floor)->stats().compileAnswerBudget, 2 * (2 * (1ull << 20) + (1ull << 20)));
+
   o.compileWorkers.answerBudget = 100;
   auto tiny = Runtime::create(o);
   ASSERT_FALSE(tiny.ok());
