@@ -112,6 +112,9 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
   }
 
   std::optional<CompiledEntry> entry;
+  // A fresh entry from the compile workers stays charged to their answer budget
+  // until its module is loaded (compile/AnswerBudget.h).
+  compile::AnswerBudget::Charge answerCharge;
   Application::Origin origin = Application::Origin::Compiled;
   if (disk) {
     entry = disk->read(key);
@@ -136,7 +139,8 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
     job.ptxVersion = info.ptxVersion;
     job.abiVersion = ATOLL_ABI_VERSION;
     job.optLevel = opts.optLevel;
-    auto fresh = compileInWorkers(*compilePool, std::move(job), hasDevice(), validatePtx);
+    auto fresh = compileInWorkers(*compilePool, std::move(job), hasDevice(), validatePtx,
+                                  &answerCharge);
     if (!fresh)
       return readyWith(named(std::move(fresh).error()));
     if (disk)
@@ -189,6 +193,7 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
   slot->what = fmt::format("application '{}'", name);
   loader.post([weak = weak_from_this(), slot, key, entry = std::make_shared<CompiledEntry>(
                                                         std::move(*entry)),
+               charge = std::make_shared<compile::AnswerBudget::Charge>(std::move(answerCharge)),
                finish](bool run) {
     auto self = weak.lock();
     if (!run || !self) {

@@ -479,10 +479,17 @@ RuntimeStats Runtime::stats() const {
     s.compileWorkerWaits = c.waits;
     s.compileWorkerWaitMicros = c.waitMicros;
     s.compileWorkerStartMicros = c.startMicros;
+    s.compileWorkersReady = c.ready;
     s.compileRequests = c.compileRequests;
     s.compileRequestMicros = c.compileMicros;
     s.assembleRequests = c.assembleRequests;
     s.assembleRequestMicros = c.assembleMicros;
+    auto b = state_->compilePool->budget().stats();
+    s.compileAnswerBudget = state_->compilePool->budget().capacity();
+    s.compileAnswerBytes = b.inUse;
+    s.compileAnswerBytesPeak = b.peak;
+    s.compileAnswerWaits = b.waits;
+    s.compileAnswerRefusals = b.refused;
   }
   if (state_->partitions && state_->makeCurrent()) {
     detail::PartitionStats p = state_->partitions->stats();

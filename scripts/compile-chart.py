@@ -14,12 +14,14 @@ import os
 import re
 import sys
 
-DEFAULT_LOG = "bench/results/compile-h200-2026-12-01.log"
+DEFAULT_LOG = "bench/results/compile-h200-2026-12-01-s6.log"
 DOC = "docs/benchmarks.md"
 BEGIN, END = "<!-- compile-chart:begin -->", "<!-- compile-chart:end -->"
 # kernel  native harden passes share | rt-cold worker rt-hit | dev-cold dev-hit
 ROW = re.compile(r"^(\w+)\s+\S+\s+\S+\s+\S+\s+\S+\s+\|\s+([\d.]+)\s+([\d.]+)\s+[\d.]+\s+\|")
 PARALLEL = re.compile(r"16 parallel cold loads .*: in-process ([\d.]+) ms, workers ([\d.]+) ms")
+SERIAL = re.compile(r"16 kernels one at a time: in-process ([\d.]+) ms, workers ([\d.]+) ms")
+TARGETS = re.compile(r"(compile targets \(issue 14\):.*)$", re.M)
 
 
 def chart(log_text, log_name):
@@ -46,6 +48,14 @@ def chart(log_text, log_name):
     if p:
         lines += ["", f"16 parallel cold loads: in process {p.group(1)} ms, "
                       f"through the workers {p.group(2)} ms."]
+        q = SERIAL.search(log_text)
+        if q:
+            lines[-1] += (f" One at a time: in process {q.group(1)} ms, through the workers "
+                          f"{q.group(2)} ms (speed-up {float(q.group(1)) / float(p.group(1)):.1f}x "
+                          f"and {float(q.group(2)) / float(p.group(2)):.1f}x).")
+    t = TARGETS.search(log_text)
+    if t:
+        lines += ["", f"`{t.group(1).strip()}`"]
     lines.append(END)
     return "\n".join(lines)
 

@@ -57,9 +57,22 @@ struct CompileWorkerOptions {
   uint32_t cpuLimitSeconds = 60;
   /// Wall-clock limit of one request; the worker is then killed: CompileTimeout.
   std::chrono::milliseconds timeout{120000};
-  /// Largest answer accepted from a worker (PTX, signatures, cubin); past it:
-  /// CompileResources.
-  uint32_t maxOutputBytes = 256u << 20;
+  /// Largest compile answer accepted from a worker (the hardened PTX and the
+  /// signatures); past it: CompileResources. 0 = 5 x maxCubinBytes, at least 1 MiB
+  /// (160 MiB by default): PTX text takes at most 5 characters per byte of a constant ("255, ")
+  /// and about 2-4 per byte of machine code, so larger PTX could only assemble to a
+  /// cubin that the load refuses anyway. An assemble answer (the cubin) is capped at
+  /// maxCubinBytes plus 4 KiB of framing, at least 1 MiB.
+  uint32_t maxOutputBytes = 0;
+  /// The service-wide byte budget for compile answers in flight (docs/runtime-api.md,
+  /// "Compile workers"): a load is charged, from the compile answer's header, twice
+  /// its PTX (the answer and the assemble request built from it) plus the largest
+  /// cubin, until its module is loaded. A charge that does not fit waits for others
+  /// to be released, up to `timeout`, then the load fails with CompileResources; one
+  /// larger than the whole budget fails at once. 0 = twice one largest load
+  /// (2 x (2 x maxOutputBytes + maxCubinBytes): 704 MiB by default), whatever the
+  /// number of parallel loads.
+  uint64_t answerBudget = 0;
 };
 
 struct RuntimeOptions {
@@ -182,11 +195,17 @@ struct RuntimeStats {
   uint64_t compileWorkersLive = 0;    // processes not yet reaped (<= the limit)
   uint64_t compileWorkersPeak = 0;    // most alive at once
   /// Sums (microseconds) for finding where a load's time goes: waiting for a free
-  /// worker, a worker's start until Ready, compile and assemble requests on a worker.
+  /// worker, a worker's start until Ready (summed over compileWorkersReady starts:
+  /// compileWorkersStarted counts spawns, some still starting), compile and
+  /// assemble requests on a worker.
   uint64_t compileWorkerWaits = 0, compileWorkerWaitMicros = 0;
-  uint64_t compileWorkerStartMicros = 0;
+  uint64_t compileWorkerStartMicros = 0, compileWorkersReady = 0;
   uint64_t compileRequests = 0, compileRequestMicros = 0;
   uint64_t assembleRequests = 0, assembleRequestMicros = 0;
+  /// The compile answer budget (CompileWorkerOptions::answerBudget as resolved):
+  /// bytes charged now, the most at once, charges that waited, and refusals.
+  uint64_t compileAnswerBudget = 0, compileAnswerBytes = 0, compileAnswerBytesPeak = 0;
+  uint64_t compileAnswerWaits = 0, compileAnswerRefusals = 0;
   /// Process-wide (every runtime shares the reclaimer): driver calls that wait for
   /// running kernels (module unloads, frees, context releases) queued until no kernel
   /// runs; and those given up (their runtime abandoned or lost, or the queue full):

@@ -112,10 +112,14 @@ Result<std::unique_ptr<CompilePool>> CompilePool::create(PoolConfig config) {
     config.size = 1;
   if (config.memoryLimit < (256ull << 20))
     return Error(ErrorCode::InvalidArgument, "compileWorkers.memoryLimit is below 256 MiB");
-  if (config.cpuLimitSeconds == 0 || config.timeout.count() <= 0 || config.maxOutputBytes < 4096)
+  if (config.cpuLimitSeconds == 0 || config.timeout.count() <= 0 || config.maxOutputBytes < 4096 ||
+      (config.maxAssembledBytes != 0 && config.maxAssembledBytes < 4096))
     return Error(ErrorCode::InvalidArgument,
                  "compileWorkers: cpuLimitSeconds, timeout and maxOutputBytes must be positive "
                  "(maxOutputBytes at least 4096)");
+  if (config.answerBudget < 4096)
+    return Error(ErrorCode::InvalidArgument,
+                 "RuntimeOptions::compileWorkers.answerBudget is below 4096 bytes");
   std::unique_ptr<CompilePool> pool(new CompilePool(std::move(config)));
   pool->wakeFd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (pool->wakeFd_ < 0)
@@ -124,7 +128,8 @@ Result<std::unique_ptr<CompilePool>> CompilePool::create(PoolConfig config) {
   return pool;
 }
 
-CompilePool::CompilePool(PoolConfig config) : config_(std::move(config)) {}
+CompilePool::CompilePool(PoolConfig config)
+    : config_(std::move(config)), budget_(config_.answerBudget) {}
 
 CompilePool::~CompilePool() {
   {
@@ -364,6 +369,7 @@ void CompilePool::refillLoop() {
         assembler_.store(std::get<Ready>(*resp).assembler);
         stats_.startMicros += uint64_t(
             std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - p.started).count());
+        stats_.ready++;
         consecutiveStartFailures_ = 0;
         idle_.push_back(p);
         ready_.notify_one();
@@ -429,6 +435,18 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
 }
 
 Result<Response> CompilePool::run(const Request &request) {
+  // Charged from the header until the answer is handed back.
+  AnswerBudget::Charge charge;
+  return run(request, [&](uint32_t bytes, Clock::time_point deadline) -> Status {
+    auto c = budget_.acquire(bytes, deadline);
+    if (!c)
+      return std::move(c).error();
+    charge = std::move(*c);
+    return {};
+  });
+}
+
+Result<Response> CompilePool::run(const Request &request, const Admit &admit) {
   auto deadline = Clock::now() +
                   (config_.waitTimeout.count() > 0 ? config_.waitTimeout : config_.timeout);
   auto taken = take(deadline);
@@ -469,9 +487,36 @@ Result<Response> CompilePool::run(const Request &request) {
     stats_.failed++;
     return e;
   };
+  // Payload bytes admitted and being received (a count for tests, apart from the
+  // budget).
+  struct Receiving {
+    CompilePool *pool;
+    uint64_t bytes = 0;
+    void add(uint64_t b) {
+      std::lock_guard lock(pool->mutex_);
+      bytes += b;
+      pool->stats_.receivingBytes += b;
+      pool->stats_.peakReceivingBytes =
+          std::max(pool->stats_.peakReceivingBytes, pool->stats_.receivingBytes);
+    }
+    ~Receiving() {
+      std::lock_guard lock(pool->mutex_);
+      pool->stats_.receivingBytes -= bytes;
+    }
+  } receiving{this};
+  uint32_t cap = std::holds_alternative<AssembleJob>(request) ? maxAssembledBytes()
+                                                              : config_.maxOutputBytes;
   Status sent = writeRequest(p.fd, request, deadline);
-  Result<std::string> frame = sent ? readFrame(p.fd, config_.maxOutputBytes, deadline)
-                                   : Result<std::string>(std::move(sent).error());
+  Result<std::string> frame =
+      sent ? readFrame(p.fd, cap, deadline,
+                       [&](uint32_t bytes) -> Status {
+                         if (admit)
+                           if (Status s = admit(bytes, deadline); !s)
+                             return s;
+                         receiving.add(bytes);
+                         return {};
+                       })
+           : Result<std::string>(std::move(sent).error());
   if (frame) {
     // Single use: whatever it does next, it is done. Killed now, reaped by the
     // refill thread: the exit of a process with a large address space takes

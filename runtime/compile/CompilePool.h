@@ -13,6 +13,7 @@
 // (oom_score_adj 1000, set by the worker before it reads a request).
 #pragma once
 
+#include "compile/AnswerBudget.h"
 #include "compile/Protocol.h"
 
 #include "atoll/runtime.h"
@@ -22,6 +23,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,7 +44,12 @@ struct PoolConfig {
   size_t cpuSlots = 0;
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
-  uint32_t maxOutputBytes = 256u << 20;
+  /// Largest compile answer (PTX, signatures) and largest assemble answer (cubin;
+  /// 0 = maxOutputBytes) accepted from a worker; past them: CompileResources.
+  uint32_t maxOutputBytes = 160u << 20;
+  uint32_t maxAssembledBytes = 0;
+  /// The service-wide byte budget for answers in flight (AnswerBudget.h); > 0.
+  uint64_t answerBudget = 1ull << 30;
   std::string libdevicePath;    // empty = the worker's configured one
   /// Extra arguments for the worker (tests' stand-in workers only; the runtime never
   /// sets them).
@@ -66,6 +73,19 @@ public:
   /// CompileTimeout / CompileResources (messages name no application: the caller
   /// adds it).
   Result<Response> run(const Request &request);
+  /// How a request's answer is charged to the answer budget: called with the
+  /// frame's payload size (after its header, before the payload is allocated) and
+  /// the request's deadline; an error ends the request with it (the worker is
+  /// killed). The caller keeps the charge (RemoteCompile.cpp: one per load). Without
+  /// it, run() charges the payload size itself until it returns.
+  using Admit = std::function<Status(uint32_t payloadBytes, Clock::time_point deadline)>;
+  Result<Response> run(const Request &request, const Admit &admit);
+  /// The service-wide budget for answers in flight.
+  AnswerBudget &budget() { return budget_; }
+  /// The largest assemble answer accepted (PoolConfig::maxAssembledBytes resolved).
+  uint32_t maxAssembledBytes() const {
+    return config_.maxAssembledBytes ? config_.maxAssembledBytes : config_.maxOutputBytes;
+  }
 
   /// The default worker path next to the library holding this code:
   /// <libdir>/../libexec/atoll/atoll-compile-worker, else <libdir>/../bin/...
@@ -83,9 +103,13 @@ public:
     // Time sums (microseconds) for the benchmark: waiting for a worker, start to
     // Ready, and the request on a worker by kind.
     uint64_t waitMicros = 0;
-    uint64_t startMicros = 0;
+    uint64_t startMicros = 0; // summed over `ready` starts
+    uint64_t ready = 0;       // workers that became Ready
     uint64_t compileMicros = 0, compileRequests = 0;
     uint64_t assembleMicros = 0, assembleRequests = 0;
+    /// Answer payloads being received or decoded inside run() (counted apart from
+    /// the budget, so that tests can check the budget against it): now and peak.
+    uint64_t receivingBytes = 0, peakReceivingBytes = 0;
   };
   Stats stats() const;
   /// Whether the last worker that became ready has an assembler (nvJitLink).
@@ -130,6 +154,7 @@ private:
   std::string lastStartError_;
   std::atomic<bool> assembler_{false};
   Stats stats_;
+  AnswerBudget budget_;
   int wakeFd_ = -1;
   std::thread refill_;
 };

@@ -347,12 +347,20 @@ std::optional<Error> readExact(int fd, char *out, size_t size, Clock::time_point
 } // namespace
 
 Result<std::string> readFrame(int fd, uint32_t maxPayload, Clock::time_point deadline) {
+  return readFrame(fd, maxPayload, deadline, {});
+}
+
+Result<std::string> readFrame(int fd, uint32_t maxPayload, Clock::time_point deadline,
+                              const std::function<Status(uint32_t)> &admit) {
   char header[kFrameHeaderBytes];
   if (auto e = readExact(fd, header, sizeof header, deadline, "frame header"))
     return std::move(*e);
   auto size = parseFrameHeader(std::string_view(header, sizeof header), maxPayload);
   if (!size)
     return std::move(size).error();
+  if (admit)
+    if (Status s = admit(*size); !s)
+      return std::move(s).error();
   std::string payload(*size, '\0');
   if (auto e = readExact(fd, payload.data(), payload.size(), deadline, "frame"))
     return std::move(*e);

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,5 +99,10 @@ Status writeRequest(int fd, const Request &request, Clock::time_point deadline);
 /// CompileTimeout past the deadline, CompileResources for an oversize frame,
 /// CompileError for end of stream (truncated) or a wrong magic.
 Result<std::string> readFrame(int fd, uint32_t maxPayload, Clock::time_point deadline);
+/// The same, calling `admit(payloadBytes)` after the header is checked and before
+/// the payload is allocated or read (the answer budget's charge, AnswerBudget.h);
+/// an error from it ends the read with that error.
+Result<std::string> readFrame(int fd, uint32_t maxPayload, Clock::time_point deadline,
+                              const std::function<Status(uint32_t)> &admit);
 
 } // namespace Atoll::detail::compile

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <thread>
 
 namespace Atoll::detail {
@@ -41,16 +44,49 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
   c.memoryLimit = w.memoryLimit;
   c.cpuLimitSeconds = w.cpuLimitSeconds;
   c.timeout = w.timeout;
-  c.maxOutputBytes = w.maxOutputBytes;
+  // Derived caps (runtime.h): a compile answer at most 5x the largest cubin, an
+  // assemble answer the largest cubin plus its framing, both at least 1 MiB (so that
+  // a tiny maxCubinBytes is still enforced by the load, with its own error, and not
+  // by the frame cap); a frame's length is 32-bit.
+  constexpr uint64_t kFrameMax = UINT32_MAX, kFraming = 4096, kFloor = 1u << 20;
+  uint64_t cubinCap = std::min<uint64_t>(std::max<uint64_t>(options.maxCubinBytes, 1), kFrameMax);
+  c.maxOutputBytes =
+      w.maxOutputBytes ? w.maxOutputBytes
+                       : uint32_t(std::min(std::max(5 * cubinCap, kFloor), kFrameMax));
+  c.maxAssembledBytes = uint32_t(std::min(std::max(cubinCap + kFraming, kFloor), kFrameMax));
+  c.answerBudget = w.answerBudget ? w.answerBudget
+                                  : 2 * (2 * uint64_t(c.maxOutputBytes) + c.maxAssembledBytes);
   c.libdevicePath = options.libdevicePath;
   return compile::CompilePool::create(std::move(c));
 }
 
 Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::CompileJob job,
                                        bool assemble,
-                                       const std::function<Status(const CompiledEntry &)> &validate) {
+                                       const std::function<Status(const CompiledEntry &)> &validate,
+                                       compile::AnswerBudget::Charge *held) {
   std::string arch = job.arch;
-  auto r = pool.run(compile::Request(std::move(job)));
+  // The load's whole charge, taken once when the compile answer's header arrives
+  // (never a second wait while holding the first: two loads cannot deadlock on the
+  // budget): its PTX twice (the answer, then the assemble request built from it)
+  // plus room for the largest cubin. Released when this returns, or passed to
+  // `held` on success (cut to what the entry holds).
+  compile::AnswerBudget::Charge charge;
+  uint64_t cubinRoom = 0;
+  auto r = pool.run(compile::Request(std::move(job)),
+                    [&](uint32_t bytes, compile::Clock::time_point deadline) -> Status {
+                      // Known by now: the worker answering said whether it has an
+                      // assembler (nvJitLink) before it was ever used. Without one
+                      // the cubin stays empty, as in process; the device load then
+                      // reports it.
+                      assemble = assemble && pool.assemblerAvailable();
+                      cubinRoom = assemble ? pool.maxAssembledBytes() : 0;
+                      auto c = pool.budget().acquire((assemble ? 2 : 1) * uint64_t(bytes) + cubinRoom,
+                                                     deadline);
+                      if (!c)
+                        return std::move(c).error();
+                      charge = std::move(*c);
+                      return {};
+                    });
   if (!r)
     return std::move(r).error();
   if (auto *f = std::get_if<compile::Failed>(&*r))
@@ -66,11 +102,16 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // is ever assembled or loaded.
   if (Status s = validate(entry); !s)
     return std::move(s).error();
-  // Without an assembler (no nvJitLink in the worker's toolkit) the cubin stays
-  // empty, as in process; the device load then reports it. Known by now: the worker
-  // that answered said whether it had one before it was ever used.
-  if (!assemble || !pool.assemblerAvailable())
+  auto keep = [&](CompiledEntry &e) {
+    if (held) {
+      charge.shrinkTo(e.ptx.size() + e.cubin.size());
+      *held = std::move(charge);
+    }
+  };
+  if (!assemble) {
+    keep(entry);
     return entry;
+  }
   // The PTX travels into the request and back, never copied: with the frame
   // decoded in place (Protocol.h) and the request sent from the builder's buffer,
   // a worker's answer of P bytes is held by the service at most twice at once (the
@@ -78,9 +119,17 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // five times (R4-F2): the frame, its decoded copy, the AssembleJob copy, the
   // builder and the framed request. Later, the disk cache's serialisation makes one
   // transient copy and LoadedModule keeps entry.ptx. Every answer is capped by
-  // compileWorkers.maxOutputBytes and the number in flight by poolSize.
+  // compileWorkers.maxOutputBytes, and all of them in flight by the answer budget.
   compile::Request assembleRequest(compile::AssembleJob{std::move(entry.ptx), arch});
-  auto a = pool.run(assembleRequest);
+  // The cubin comes out of the room charged above (capped at it): no second charge.
+  auto a = pool.run(assembleRequest, [&](uint32_t bytes, compile::Clock::time_point) -> Status {
+    if (bytes > cubinRoom)
+      return Error(ErrorCode::CompileResources,
+                   fmt::format("the compile worker's cubin of {} bytes exceeds the room charged "
+                               "for it ({} bytes)",
+                               bytes, cubinRoom));
+    return {};
+  });
   entry.ptx = std::move(std::get<compile::AssembleJob>(assembleRequest).ptx);
   if (!a)
     return std::move(a).error();
@@ -91,6 +140,7 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
     return Error(ErrorCode::CompileError,
                  "the compile worker answered an assemble request with another kind of answer");
   entry.cubin = std::move(cubin->cubin);
+  keep(entry);
   return entry;
 }
 

@@ -21,9 +21,13 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
 /// assembler) assemble request.
 /// Errors: the toolchain's own (InvalidBitcode, WrongTarget, Refused, CompileError,
 /// as in-process), the validator's (Refused), and the worker's fate
-/// (CompileError: crashed or malformed answer; CompileTimeout; CompileResources).
+/// (CompileError: crashed or malformed answer; CompileTimeout; CompileResources,
+/// also when the answers do not fit the pool's answer budget). On success, `held`
+/// (if given) receives the load's charge, cut to the entry's PTX and cubin: the
+/// caller keeps it until the module is loaded.
 Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::CompileJob job,
                                        bool assemble,
-                                       const std::function<Status(const CompiledEntry &)> &validate);
+                                       const std::function<Status(const CompiledEntry &)> &validate,
+                                       compile::AnswerBudget::Charge *held = nullptr);
 
 } // namespace Atoll::detail

@@ -191,6 +191,70 @@ TEST(CompileWorker, LoadsGiveWhatTheInProcessToolchainGives) {
   EXPECT_EQ((*viaWorker)->stats().memoryCacheHits, 1u);
 }
 
+// The answer budget through the runtime: the default is derived from the caps
+// (2 x (2 x 5 x maxCubinBytes + maxCubinBytes + 4096)), a load's charge ends with
+// the load, and an answer over a small budget is CompileResources naming the
+// application and the option.
+TEST(CompileWorker, AnswerBudgetThroughTheRuntime) {
+  // Eight copies of vadd: a PTX of several KiB.
+  auto eightKernels = [](const std::string &tag) {
+    std::string m = std::string(atoll_test::NvptxHeader) + atoll_test::TidDeclaration;
+    for (int i = 0; i < 8; ++i) {
+      std::string k = atoll_test::VecAddKernel;
+      k.replace(k.find("@vadd("), 6, fmt::format("@vadd_{}(", i));
+      m += k;
+    }
+    return m + "; " + tag + "\n";
+  };
+  auto rt = Runtime::create(workerOptions());
+  ASSERT_TRUE(rt.ok()) << rt.error().describe();
+  auto a = (*rt)->loadApplication(bytes(eightKernels("budget")), {.name = "tenant-fits"});
+  ASSERT_TRUE(a.ok()) << a.error().describe();
+  auto s = (*rt)->stats();
+  EXPECT_EQ(s.compileAnswerBudget, 2 * (2 * (64ull << 20) + (32ull << 20) + 4096));
+  EXPECT_GE(s.compileAnswerBytesPeak, (*a)->ptx().size()); // charged while in flight
+  EXPECT_EQ(s.compileAnswerBytes, 0u);                     // and released after the load
+  ASSERT_GT((*a)->ptx().size(), 4096u); // so that 4 KiB cannot hold it
+
+  RuntimeOptions o = workerOptions();
+  o.compileWorkers.maxOutputBytes = 0; // derived: 5 x maxCubinBytes
+  o.compileWorkers.answerBudget = 4096;
+  auto small = Runtime::create(o);
+  ASSERT_TRUE(small.ok()) << small.error().describe();
+  auto r = (*small)->loadApplication(bytes(eightKernels("budget2")), {.name = "tenant-big"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), ErrorCode::CompileResources) << r.error().describe();
+  EXPECT_NE(r.error().message().find("application 'tenant-big': the compile worker's answer "
+                                     "needs"),
+            std::string::npos)
+      << r.error().message();
+  EXPECT_NE(r.error().message().find("more than the whole compile answer budget of 4096 bytes "
+                                     "(RuntimeOptions::compileWorkers.answerBudget)"),
+            std::string::npos)
+      << r.error().message();
+  EXPECT_EQ((*small)->stats().compileAnswerRefusals, 1u);
+  EXPECT_EQ((*small)->stats().compileAnswerBytes, 0u);
+
+  // The derived caps: maxOutputBytes = 5 x maxCubinBytes, the cubin answer
+  // maxCubinBytes + 4 KiB, both at least 1 MiB; the budget twice one largest load.
+  RuntimeOptions d = workerOptions();
+  d.compileWorkers.maxOutputBytes = 0;
+  auto derived = Runtime::create(d);
+  ASSERT_TRUE(derived.ok()) << derived.error().describe();
+  EXPECT_EQ((*derived)->stats().compileAnswerBudget,
+            2 * (2 * (160ull << 20) + (32ull << 20) + 4096));
+  d.maxCubinBytes = 64;
+  auto floor = Runtime::create(d);
+  ASSERT_TRUE(floor.ok()) << floor.error().describe();
+  EXPECT_EQ((*floor)->stats().compileAnswerBudget, 2 * (2 * (1ull << 20) + (1ull << 20)));
+
+  o.compileWorkers.answerBudget = 100;
+  auto tiny = Runtime::create(o);
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_EQ(tiny.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(tiny.error().message().find("answerBudget is below 4096 bytes"), std::string::npos);
+}
+
 TEST(CompileWorker, RefusalsPassThroughWithTheirCodes) {
   auto rt = Runtime::create(workerOptions());
   ASSERT_TRUE(rt.ok()) << rt.error().describe();

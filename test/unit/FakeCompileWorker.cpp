@@ -61,6 +61,26 @@ int main(int argc, char **argv) {
   if (auto r = decodeRequest(*req); r.ok())
     if (const auto *c = std::get_if<CompileJob>(&*r); c && c->name.rfind("mode:", 0) == 0)
       mode = c->name.substr(5);
+  // An assemble request (no name to pick a mode by) gets a small cubin.
+  if (auto r = decodeRequest(*req); r.ok() && std::holds_alternative<AssembleJob>(*r) &&
+                                    mode == "ok") {
+    send(encodeResponse(Assembled{std::string("\x7f" "ELF") + std::string(1020, '\0')}));
+    ::_exit(0);
+  }
+  // A 1 MiB compile answer: its header at once, then (after 300 ms) its payload
+  // (slow-big), or half of it and an exit (big-truncated): the service holds the
+  // answer budget's charge from the header on.
+  if (mode == "slow-big" || mode == "big-truncated") {
+    std::string full = encodeResponse(Compiled{std::string(1u << 20, '/'), {}, {}});
+    send(std::string_view(full).substr(0, kFrameHeaderBytes));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (mode == "big-truncated") {
+      send(std::string_view(full).substr(kFrameHeaderBytes, full.size() / 2));
+      ::_exit(0);
+    }
+    send(std::string_view(full).substr(kFrameHeaderBytes));
+    ::_exit(0);
+  }
   if (mode == "cpu") {
     rlimit rl{cpu, cpu + 1};
     ::setrlimit(RLIMIT_CPU, &rl);
