@@ -67,6 +67,14 @@ struct Module {
 std::atomic<unsigned long> g_ptxLoads{0}, g_cubinLoads{0};
 std::atomic<long> g_liveModules{0};
 std::atomic<int> g_moduleFault{0};
+// The primary context's per-thread stack limit (CU_LIMIT_STACK_SIZE, 1024 bytes as a
+// fresh context has), cuCtxSetLimit calls and the faults the runtime's tests inject
+// (atollMockStackLimit): the result cuCtxSetLimit fails with, a value the driver
+// clamps the limit to. And the CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES every function
+// reports, or the result its query fails with (atollMockLocalBytes).
+std::atomic<unsigned long> g_stackLimit{1024}, g_stackLimitSets{0}, g_stackLimitClamp{0};
+std::atomic<int> g_stackLimitFault{0};
+std::atomic<int> g_localBytes{0}, g_localBytesFault{0};
 struct Ctx {
   int id;
 };
@@ -397,7 +405,10 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice) {
   waitingCall(); // assumed: the last release destroys the context, which waits
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxReset(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxReset(CUdevice) {
+  g_stackLimit = 1024; // a reset context starts with the default limits
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSetCurrent(CUcontext c) {
   t_current = c;
   return CUDA_SUCCESS;
@@ -420,8 +431,19 @@ CUresult cuCtxDestroy(CUcontext c) {
   delete reinterpret_cast<Ctx *>(c);
   return CUDA_SUCCESS;
 }
-CUresult cuCtxGetLimit(size_t *v, CUlimit) {
-  *v = 1024;
+CUresult cuCtxGetLimit(size_t *v, CUlimit l) {
+  *v = l == CU_LIMIT_STACK_SIZE ? g_stackLimit.load() : 1024;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetLimit(CUlimit l, size_t v) {
+  waitingCall(); // "the device will block until all preceding requested tasks are complete"
+  g_stackLimitSets++;
+  if (int fault = g_stackLimitFault.load())
+    return static_cast<CUresult>(fault);
+  if (l == CU_LIMIT_STACK_SIZE) {
+    unsigned long clamp = g_stackLimitClamp.load();
+    g_stackLimit = clamp && v > clamp ? clamp : v;
+  }
   return CUDA_SUCCESS;
 }
 
@@ -853,6 +875,12 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
 }
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
   { auto lock = ctxLocked(); }
+  if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) {
+    if (int fault = g_localBytesFault.load())
+      return static_cast<CUresult>(fault);
+    *v = g_localBytes.load();
+    return CUDA_SUCCESS;
+  }
   switch (a) {
   case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
@@ -1091,6 +1119,22 @@ void atollMockModuleLoads(unsigned long *ptx, unsigned long *cubin, long *live) 
 // What later cubin loads report: 0 the truth, 1 an extra function, 2 a hidden
 // parameter of 4 bytes, 3 one parameter fewer, 4 one more, 5 a parameter moved.
 void atollMockModuleFault(int fault) { g_moduleFault.store(fault); }
+/// Sets the context's stack limit, the result cuCtxSetLimit fails with (0: none) and
+/// the value it clamps to (0: none); reads the limit and the number of set calls.
+void atollMockStackLimit(unsigned long limit, int failWith, unsigned long clampTo) {
+  g_stackLimit = limit;
+  g_stackLimitFault = failWith;
+  g_stackLimitClamp = clampTo;
+}
+void atollMockStackLimitState(unsigned long *limit, unsigned long *sets) {
+  *limit = g_stackLimit.load();
+  *sets = g_stackLimitSets.load();
+}
+/// The LOCAL_SIZE_BYTES every function reports, or the result its query fails with.
+void atollMockLocalBytes(int bytes, int failWith) {
+  g_localBytes = bytes;
+  g_localBytesFault = failWith;
+}
 void atollMockSetQueueDepth(int depth) {
   std::lock_guard lock(g_mutex);
   g_queueDepth = depth;

@@ -15,6 +15,8 @@
 // compilation (atoll-harden --emit=ptx, atoll-attacks --offline).
 #pragma once
 
+#include "atoll/abi.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,7 +52,7 @@ struct Expectation {
   /// Largest `.local` memory (the stack depot) of one function, in bytes
   /// (ATOLL_DEFAULT_MAX_LOCAL_BYTES of abi.h, R5-F4): atoll-mem's frame limit,
   /// checked again here where codegen's own temporaries are counted too.
-  uint64_t maxLocalBytes = 16 * 1024;
+  uint64_t maxLocalBytes = ATOLL_DEFAULT_MAX_LOCAL_BYTES;
 };
 
 struct Violation {
