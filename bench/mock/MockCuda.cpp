@@ -57,6 +57,9 @@ struct Function {
   // From a cubin's EIATTR_KPARAM_INFO (offset, size per parameter); empty for PTX.
   std::vector<std::pair<size_t, size_t>> layout;
   std::atomic<unsigned> launches{0};
+  // The stack frame ptxas gave it (EIATTR_FRAME_SIZE of the cubin's .nv.info: its
+  // .local depot and its spills), reported as CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES.
+  int frameBytes = 0;
 };
 struct Module {
   std::map<std::string, std::unique_ptr<Function>> functions;
@@ -71,10 +74,11 @@ std::atomic<int> g_moduleFault{0};
 // fresh context has), cuCtxSetLimit calls and the faults the runtime's tests inject
 // (atollMockStackLimit): the result cuCtxSetLimit fails with, a value the driver
 // clamps the limit to. And the CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES every function
-// reports, or the result its query fails with (atollMockLocalBytes).
+// reports (by default its frame from the cubin), or the result its query fails with
+// (atollMockLocalBytes).
 std::atomic<unsigned long> g_stackLimit{1024}, g_stackLimitSets{0}, g_stackLimitClamp{0};
 std::atomic<int> g_stackLimitFault{0};
-std::atomic<int> g_localBytes{0}, g_localBytesFault{0};
+std::atomic<int> g_localBytes{-1}, g_localBytesFault{0}; // -1: the cubin's frame
 struct Ctx {
   int id;
 };
@@ -729,6 +733,27 @@ CUresult loadCubin(const unsigned char *image, Module &mod) {
   if (symtab == byName.end() || symtab->second->link >= shnum)
     return CUDA_ERROR_INVALID_IMAGE;
   const Sec &sym = *symtab->second, &strtab = secs[sym.link];
+  // EIATTR_FRAME_SIZE (0x11) records of the module-wide .nv.info: symbol index -> bytes.
+  std::map<uint32_t, uint32_t> frames;
+  if (auto info = byName.find(".nv.info"); info != byName.end()) {
+    const Sec &ni = *info->second;
+    for (uint64_t q = 0; q + 4 <= ni.size;) {
+      uint8_t fmt = 0, attr = 0;
+      uint16_t len = 0;
+      readAt(img, ni.off + q, fmt);
+      readAt(img, ni.off + q + 1, attr);
+      if (fmt != 4) {
+        q += 4;
+        continue;
+      }
+      readAt(img, ni.off + q + 2, len);
+      uint32_t symbol = 0, value = 0;
+      if (attr == 0x11 && len == 8 && q + 12 <= ni.size && readAt(img, ni.off + q + 4, symbol) &&
+          readAt(img, ni.off + q + 8, value))
+        frames[symbol] = value;
+      q += 4 + len;
+    }
+  }
   for (uint64_t o = 0; o + 24 <= sym.size; o += 24) {
     uint32_t nameAt = 0;
     uint8_t info = 0, other = 0;
@@ -739,6 +764,8 @@ CUresult loadCubin(const unsigned char *image, Module &mod) {
       continue;
     auto f = std::make_unique<Function>();
     f->name = str(strtab, nameAt);
+    if (auto fr = frames.find(uint32_t(o / 24)); fr != frames.end())
+      f->frameBytes = int(std::min<uint32_t>(fr->second, 1u << 30));
     auto nvinfo = byName.find(".nv.info." + f->name);
     if (nvinfo != byName.end()) {
       const Sec &ni = *nvinfo->second;
@@ -873,12 +900,13 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   *f = reinterpret_cast<CUfunction>(it->second.get());
   return CUDA_SUCCESS;
 }
-CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction fn) {
   { auto lock = ctxLocked(); }
   if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) {
     if (int fault = g_localBytesFault.load())
       return static_cast<CUresult>(fault);
-    *v = g_localBytes.load();
+    int forced = g_localBytes.load();
+    *v = forced >= 0 ? forced : reinterpret_cast<Function *>(fn)->frameBytes;
     return CUDA_SUCCESS;
   }
   switch (a) {
@@ -1130,7 +1158,8 @@ void atollMockStackLimitState(unsigned long *limit, unsigned long *sets) {
   *limit = g_stackLimit.load();
   *sets = g_stackLimitSets.load();
 }
-/// The LOCAL_SIZE_BYTES every function reports, or the result its query fails with.
+/// The LOCAL_SIZE_BYTES every function reports (-1: its cubin's EIATTR_FRAME_SIZE),
+/// or the result its query fails with.
 void atollMockLocalBytes(int bytes, int failWith) {
   g_localBytes = bytes;
   g_localBytesFault = failWith;

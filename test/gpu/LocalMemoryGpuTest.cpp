@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -157,3 +158,24 @@ TEST_F(LocalMemoryGpu, AFirstLaunchNearTheCapDoesNotWaitForAnotherTenant) { run(
 // Green contexts (SM partitions) launch the primary context's kernels on their own
 // streams: the same must hold there.
 TEST_F(LocalMemoryGpu, AFirstLaunchNearTheCapInAPartitionDoesNotWait) { run(8); }
+
+// Review R6-F2: register spills made by ptxas (after every PTX check) are part of the
+// frame. local_spill's PTX declares 16,000 bytes of .local (accepted); ptxas makes
+// its frame larger than the cap. The driver's LOCAL_SIZE_BYTES counts it: refused
+// at load, naming the kernel and both numbers, and nothing else changes.
+TEST_F(LocalMemoryGpu, AKernelWhoseSpillsExceedTheCapIsRefused) {
+  const size_t before = stackLimit();
+  auto app = rt->loadApplicationFile(atoll_test::bitcodePath("spill_kernels.bc"));
+  ASSERT_FALSE(app) << "a kernel whose spilled frame exceeds the cap was loaded";
+  EXPECT_EQ(app.error().code(), ErrorCode::Refused) << app.error().describe();
+  const std::string &msg = app.error().message();
+  const std::string head = "refused by the driver-side module check: kernel 'local_spill' needs ";
+  const size_t at = msg.find(head);
+  ASSERT_NE(at, std::string::npos) << msg;
+  const unsigned long needs = std::stoul(msg.substr(at + head.size()));
+  std::printf("[local-memory] local_spill refused: the driver's LOCAL_SIZE_BYTES is %lu bytes "
+              "(cap %llu): %s\n",
+              needs, static_cast<unsigned long long>(kCap), msg.c_str());
+  EXPECT_GT(needs, kCap);
+  EXPECT_EQ(stackLimit(), before) << "the refused module changed the reservation";
+}

@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -71,10 +72,10 @@ protected:
       reset();
     }
   }
-  /// A fresh context's limit (1024 bytes), no faults.
+  /// A fresh context's limit (1024 bytes), no faults, kernels' frames from the cubin.
   void reset() {
     mock.stackLimit(1024, 0, 0);
-    mock.localBytes(0, 0);
+    mock.localBytes(-1, 0);
   }
   unsigned long limit() const {
     unsigned long l = 0, s = 0;
@@ -219,7 +220,7 @@ TEST_F(LocalMemoryMock, AKernelNeedingMoreThanTheReservationIsRefused) {
   const long live = liveModules();
   mock.localBytes(int(kCap) + 1, 0);
   auto app = (*rt)->loadApplicationFile(kBitcode);
-  mock.localBytes(0, 0);
+  mock.localBytes(-1, 0);
   ASSERT_FALSE(app) << "a kernel needing more local memory than reserved was loaded";
   EXPECT_EQ(app.error().code(), ErrorCode::Refused) << app.error().describe();
   const std::string &msg = app.error().message();
@@ -243,7 +244,7 @@ TEST_F(LocalMemoryMock, AKernelNeedingExactlyTheReservationLoads) {
   ASSERT_TRUE(rt) << rt.error().describe();
   mock.localBytes(int(kCap), 0);
   auto app = (*rt)->loadApplicationFile(kBitcode);
-  mock.localBytes(0, 0);
+  mock.localBytes(-1, 0);
   ASSERT_TRUE(app) << app.error().describe();
   auto vadd = (*app)->kernel("vadd");
   ASSERT_TRUE(vadd);
@@ -256,7 +257,7 @@ TEST_F(LocalMemoryMock, AFailingAttributeQueryRefusesTheModule) {
   ASSERT_TRUE(rt) << rt.error().describe();
   mock.localBytes(0, CUDA_ERROR_INVALID_VALUE);
   auto app = (*rt)->loadApplicationFile(kBitcode);
-  mock.localBytes(0, 0);
+  mock.localBytes(-1, 0);
   ASSERT_FALSE(app) << "a module whose kernels' local memory is unknown was loaded";
   EXPECT_EQ(app.error().code(), ErrorCode::Refused) << app.error().describe();
   const std::string &msg = app.error().message();
@@ -265,4 +266,41 @@ TEST_F(LocalMemoryMock, AFailingAttributeQueryRefusesTheModule) {
             std::string::npos)
       << msg;
   EXPECT_NE(msg.find("' could not be read"), std::string::npos) << msg;
+}
+
+// Review R6-F2: ptxas's register spills are part of the frame the driver reserves, and
+// no PTX check sees them. local_spill (test/gpu/kernels/spill_kernels.cu) declares a
+// 16,000-byte depot (under the cap: atoll-mem and the PTX validator accept it) and
+// keeps 512 words live around a loop: ptxas spills and makes the frame larger than
+// the cap. The stand-in driver reports the frame ptxas wrote in the cubin
+// (EIATTR_FRAME_SIZE), as the driver's LOCAL_SIZE_BYTES does: refused at load.
+TEST_F(LocalMemoryMock, AKernelWhoseSpillsExceedTheCapIsRefused) {
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(std::string(ATOLL_GPU_TEST_BITCODE_DIR) +
+                                        "/spill_kernels.bc");
+  ASSERT_FALSE(app) << "a kernel whose spilled frame exceeds the cap was loaded";
+  EXPECT_EQ(app.error().code(), ErrorCode::Refused) << app.error().describe();
+  const std::string &msg = app.error().message();
+  const std::string head = "refused by the driver-side module check: kernel 'local_spill' needs ";
+  const size_t at = msg.find(head);
+  ASSERT_NE(at, std::string::npos) << msg;
+  const unsigned long needs = std::stoul(msg.substr(at + head.size()));
+  std::printf("[local-memory] local_spill: the cubin's frame is %lu bytes (cap %lu)\n", needs,
+              kCap);
+  EXPECT_GT(needs, kCap) << msg;
+  EXPECT_NE(msg.find("more than the 16384 reserved at start"), std::string::npos) << msg;
+}
+
+// The same reading of a real cubin: a 15,360-byte frame (local_kernels.cu) loads and
+// reports its size.
+TEST_F(LocalMemoryMock, AFrameUnderTheCapLoadsWithItsSize) {
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  auto app = (*rt)->loadApplicationFile(std::string(ATOLL_GPU_TEST_BITCODE_DIR) +
+                                        "/local_kernels.bc");
+  ASSERT_TRUE(app) << app.error().describe();
+  auto frame = (*app)->kernel("local_frame");
+  ASSERT_TRUE(frame);
+  EXPECT_EQ(frame->info().localBytesPerThread, 15360u);
 }
