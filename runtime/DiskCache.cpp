@@ -11,14 +11,18 @@
 
 #include <fmt/format.h>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 namespace Atoll::detail {
 namespace {
@@ -92,6 +96,59 @@ bool isCacheKey(std::string_view key) {
   return true;
 }
 
+/// Disk space of a file: its allocated blocks, at least its size in 4 KiB blocks
+/// (a just-written file may not have its blocks allocated yet).
+uint64_t diskBytes(const struct stat &st) {
+  return std::max<uint64_t>(uint64_t(st.st_blocks) * 512, (uint64_t(st.st_size) + 4095) / 4096 * 4096);
+}
+
+/// A file of the cache directory that counts against its bound.
+struct Stored {
+  std::string name;
+  uint64_t bytes = 0;
+  struct timespec mtime {};
+  bool temporary = false; // ".tmp-*": a write in progress, or left by a crash
+};
+
+/// The directory's entries and temporary files (regular files only).
+std::vector<Stored> listStored(int dirFd) {
+  std::vector<Stored> out;
+  int fd = ::openat(dirFd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return out;
+  DIR *d = ::fdopendir(fd);
+  if (!d) {
+    ::close(fd);
+    return out;
+  }
+  while (const dirent *e = ::readdir(d)) {
+    std::string_view n = e->d_name;
+    const bool entry = n.size() == 64 + 5 && n.ends_with(".ptxc");
+    const bool temporary = n.starts_with(".tmp-");
+    if (!entry && !temporary)
+      continue;
+    struct stat st{};
+    if (::fstatat(dirFd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    out.push_back({std::string(n), diskBytes(st), st.st_mtim, temporary});
+  }
+  ::closedir(d);
+  return out;
+}
+
+/// flock on the directory for the duration: writers of other processes take turns.
+class DirectoryLock {
+public:
+  explicit DirectoryLock(int fd) : fd_(fd) {
+    while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~DirectoryLock() { ::flock(fd_, LOCK_UN); }
+
+private:
+  int fd_;
+};
+
 Error refuse(const std::string &dir, std::string why) {
   return Error(ErrorCode::IoError,
                fmt::format("refusing the PTX cache directory '{}': {}", dir, why),
@@ -148,8 +205,11 @@ Result<std::array<uint8_t, 32>> keyFromFile(int dirFd, const std::string &dir) {
 
 } // namespace
 
-Result<std::unique_ptr<DiskCache>> DiskCache::open(const std::string &dir, std::string_view key) {
+Result<std::unique_ptr<DiskCache>> DiskCache::open(const std::string &dir, std::string_view key,
+                                                   uint64_t maxBytes) {
   namespace fs = std::filesystem;
+  if (maxBytes == 0)
+    return Error(ErrorCode::InvalidArgument, "RuntimeOptions::ptxCacheMaxBytes must be positive");
   if (!key.empty() && key.size() < 32)
     return Error(ErrorCode::InvalidArgument,
                  fmt::format("RuntimeOptions::ptxCacheKey has {} bytes; at least 32 are needed",
@@ -197,7 +257,7 @@ Result<std::unique_ptr<DiskCache>> DiskCache::open(const std::string &dir, std::
     }
     macKey = *fromFile;
   }
-  return std::unique_ptr<DiskCache>(new DiskCache(dir, fd, macKey));
+  return std::unique_ptr<DiskCache>(new DiskCache(dir, fd, macKey, maxBytes));
 }
 
 DiskCache::~DiskCache() { ::close(fd_); }
@@ -210,15 +270,72 @@ std::optional<CompiledEntry> DiskCache::read(std::string_view key) const {
   if (fd < 0)
     return std::nullopt;
   auto bytes = readOwnFile(fd, kMaxEntryBytes);
+  std::optional<CompiledEntry> entry;
+  if (bytes)
+    entry = parseEntry(key, *bytes, macKey_);
+  if (entry)
+    ::futimens(fd, nullptr); // the access record: recently used, evicted last
   ::close(fd);
-  if (!bytes)
-    return std::nullopt;
-  return parseEntry(key, *bytes, macKey_);
+  return entry;
+}
+
+uint64_t DiskCache::usedBytes() const {
+  uint64_t total = 0;
+  for (const Stored &s : listStored(fd_))
+    total += s.bytes;
+  return total;
+}
+
+uint64_t DiskCache::makeRoom(const std::string &replaced) const {
+  std::vector<Stored> stored = listStored(fd_);
+  struct timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  uint64_t total = 0;
+  std::vector<const Stored *> entries;
+  for (const Stored &s : stored) {
+    if (s.name == replaced)
+      continue; // the rename replaces it
+    if (s.temporary) {
+      if (now.tv_sec - s.mtime.tv_sec >
+              std::chrono::duration_cast<std::chrono::seconds>(kStaleTemporary).count() &&
+          ::unlinkat(fd_, s.name.c_str(), 0) == 0)
+        continue; // left by a crash
+      total += s.bytes;
+      continue;
+    }
+    total += s.bytes;
+    entries.push_back(&s);
+  }
+  // Least recently used first (a hit refreshes the time), then by name.
+  std::sort(entries.begin(), entries.end(), [](const Stored *a, const Stored *b) {
+    if (a->mtime.tv_sec != b->mtime.tv_sec)
+      return a->mtime.tv_sec < b->mtime.tv_sec;
+    if (a->mtime.tv_nsec != b->mtime.tv_nsec)
+      return a->mtime.tv_nsec < b->mtime.tv_nsec;
+    return a->name < b->name;
+  });
+  // An entry in use by a loaded module may go: nothing reads it again.
+  for (const Stored *e : entries) {
+    if (total <= maxBytes_)
+      break;
+    if (::unlinkat(fd_, e->name.c_str(), 0) == 0 || errno == ENOENT)
+      total -= e->bytes;
+  }
+  return total;
 }
 
 Status DiskCache::write(std::string_view key, const CompiledEntry &entry) const {
   if (!isCacheKey(key))
     return Error(ErrorCode::InvalidArgument, "not a cache key");
+  std::string data = serializeEntry(key, entry, macKey_);
+  auto tooLarge = [&](uint64_t bytes) {
+    return Error(ErrorCode::CapacityExceeded,
+                 fmt::format("the PTX cache entry takes {} bytes of disk, more than the cache's "
+                             "bound (RuntimeOptions::ptxCacheMaxBytes = {})",
+                             bytes, maxBytes_));
+  };
+  if ((uint64_t(data.size()) + 4095) / 4096 * 4096 > maxBytes_)
+    return tooLarge((uint64_t(data.size()) + 4095) / 4096 * 4096);
   std::string tmp = randomName(".tmp-");
   if (tmp.empty())
     return Error(ErrorCode::IoError, "no random bytes for a temporary name", errnoText(errno));
@@ -227,18 +344,27 @@ Status DiskCache::write(std::string_view key, const CompiledEntry &entry) const 
     return Error(ErrorCode::IoError,
                  fmt::format("cannot create a file in the PTX cache directory '{}'", dir_),
                  errnoText(errno));
-  std::string data = serializeEntry(key, entry, macKey_);
   bool ok = writeAll(fd, data.data(), data.size());
+  struct stat st{};
+  ok = ok && ::fstat(fd, &st) == 0;
   ok = (::close(fd) == 0) && ok;
   std::string name = std::string(key) + ".ptxc";
-  if (!ok || ::renameat(fd_, tmp.c_str(), fd_, name.c_str()) != 0) {
-    int e = errno;
-    ::unlinkat(fd_, tmp.c_str(), 0);
-    return Error(ErrorCode::IoError,
-                 fmt::format("cannot write the PTX cache entry '{}' in '{}'", name, dir_),
-                 errnoText(e));
+  if (ok) {
+    std::lock_guard lock(writeMutex_);
+    DirectoryLock dirLock(fd_);
+    // The temporary file is on disk already: it counts as the incoming entry.
+    if (makeRoom(name) > maxBytes_) {
+      ::unlinkat(fd_, tmp.c_str(), 0);
+      return tooLarge(diskBytes(st));
+    }
+    if (::renameat(fd_, tmp.c_str(), fd_, name.c_str()) == 0)
+      return {};
   }
-  return {};
+  int e = errno;
+  ::unlinkat(fd_, tmp.c_str(), 0);
+  return Error(ErrorCode::IoError,
+               fmt::format("cannot write the PTX cache entry '{}' in '{}'", name, dir_),
+               errnoText(e));
 }
 
 } // namespace Atoll::detail

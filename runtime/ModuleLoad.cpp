@@ -1,6 +1,7 @@
 // The driver load of a compiled module (RuntimeState::loadModule, on the loader
 // thread): the checks before every load, cuModuleLoadDataEx of the cubin in a quiet
-// section, the driver-side module check, the kernels' functions and attributes.
+// section, the driver-side module check, the kernels' functions and attributes (and
+// the local-memory check against the reservation made at start).
 #include "ModuleLoad.h"
 
 #include "ModuleValidation.h"
@@ -130,22 +131,26 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
     m->functions[i] = fn;
   }
   { DeviceActivity::QuietSection end = std::move(*quiet); } // launches go on
+  // Each kernel's attributes, outside the section (R5-F6); a kernel needing more
+  // local memory than the context reserved at start is refused (R5-F4): its launch
+  // would grow the reservation, waiting for every tenant's kernels.
   for (size_t i = 0; i < n; ++i) {
     KernelInfo &k = m->kernels[i];
-    CUfunction fn = static_cast<CUfunction>(m->functions[i]);
-    auto attr = [&](CUfunction_attribute a) {
-      int v = 0;
-      api->cuFuncGetAttribute(&v, a, fn);
-      return uint32_t(v < 0 ? 0 : v);
-    };
-    k.maxThreadsPerBlock = attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    k.staticSharedBytes = attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-    k.localBytesPerThread = attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    k.registers = attr(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    auto a = cuda::readKernelAttributes(*api, static_cast<CUfunction>(m->functions[i]), k.name,
+                                        cuda::kReservedLocalBytes);
+    if (!a) {
+      if (a.error().code() == ErrorCode::ContextLost)
+        markLost();
+      return std::move(a).error();
+    }
+    k.maxThreadsPerBlock = a->maxThreadsPerBlock;
+    k.staticSharedBytes = a->staticSharedBytes;
+    k.localBytesPerThread = a->localBytesPerThread;
+    k.registers = a->registers;
     KernelLimits &lim = m->limits[i];
     lim.maxThreadsPerBlock = k.maxThreadsPerBlock;
     lim.staticSharedBytes = k.staticSharedBytes;
-    lim.dynamicSharedLimit = attr(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+    lim.dynamicSharedLimit = a->maxDynamicSharedBytes;
     m->dynamicSharedLimit[i].store(lim.dynamicSharedLimit);
   }
   return std::shared_ptr<const LoadedModule>(std::move(m));

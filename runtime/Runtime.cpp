@@ -141,7 +141,8 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
                  "RuntimeOptions::maxBlocksPerLaunch must be between 1 and 2^63");
   info.limits.maxBlocksPerLaunch = options.maxBlocksPerLaunch;
   if (!options.ptxCacheDir.empty()) {
-    auto disk = DiskCache::open(options.ptxCacheDir, options.ptxCacheKey);
+    auto disk =
+        DiskCache::open(options.ptxCacheDir, options.ptxCacheKey, options.ptxCacheMaxBytes);
     if (!disk)
       return std::move(disk).error();
     state->disk = std::move(*disk);
@@ -265,6 +266,10 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
                          CUDA_SUCCESS)
     granularity = ATOLL_MIN_ARENA_BYTES;
   info.allocationGranularity = granularity;
+
+  // The local-memory reservation first: it takes device memory the budget must not count.
+  if (Status s = state->reserveLocalMemory(); !s)
+    return std::move(s).error();
 
   uint64_t budget = options.deviceMemoryBudget;
   if (budget == 0) {

@@ -108,6 +108,11 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   /// context current.
   Status requireDevice(std::string_view what);
   Error lostError(std::string_view what) const;
+  /// At start: makes the context's per-thread stack limit at least
+  /// cuda::kReservedLocalBytes (cuCtxSetLimit in a quiet section; never lowers it)
+  /// and records it in info.limits (LocalMemory.cpp, R5-F4). A failure is a typed
+  /// error (CapacityExceeded when the device lacks the memory).
+  Status reserveLocalMemory();
 
   Result<std::shared_ptr<Application>> loadApplication(std::span<const uint8_t> bitcode,
                                                        const AppOptions &opts);

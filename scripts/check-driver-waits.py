@@ -13,8 +13,9 @@ context appear only where the design puts them.
   thread) after its `waitQuiet(`, or in a function that takes the section as a
   parameter (`QuietSection` in its signature: only a holder can call it, e.g. the
   driver-side module check, cuda/ModuleCheck.cpp);
-- cuGreenCtxCreate (SM partitions, like other context-level calls it may wait): only
-  after a `waitQuiet(` in the same function (the loader thread's quiet section);
+- cuGreenCtxCreate (SM partitions, like other context-level calls it may wait) and
+  cuCtxSetLimit (a stack-size change waits for the device): only after a
+  `waitQuiet(` in the same function (a quiet section);
   cuGreenCtxDestroy: only on the reclaimer, like the unloads;
 - cuLaunchKernel: only while a DeviceActivity::LaunchPass is held (within a few
   lines after it), so that no kernel starts during a quiet section;
@@ -37,7 +38,7 @@ FUNCTION = re.compile(r"^(?!(?:return|if|for|while|switch|namespace|struct|class
                       r"(~?[A-Za-z_][\w:~]*)\s*\(")
 RECLAIMED = {"cuModuleUnload", "cuMemFree", "cuMemFreeHost", "cuMemHostUnregister",
              "cuGreenCtxDestroy"}
-QUIET_ONLY = {"cuGreenCtxCreate"}
+QUIET_ONLY = {"cuGreenCtxCreate", "cuCtxSetLimit"}
 LOADS = {"cuModuleLoadData", "cuModuleLoadDataEx", "cuModuleLoad", "cuModuleLoadFatBinary",
          "cuModuleGetFunction"}
 FORBIDDEN = {"cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize", "cuCtxDestroy"}
@@ -138,6 +139,9 @@ void PartitionManager::create(P *p) {
   api.cuGreenCtxCreate(&g, desc, dev, 1);
   api->cuGreenCtxDestroy(g);
 }
+Status RuntimeState::reserveLocalMemory() {
+  api->cuCtxSetLimit(CU_LIMIT_STACK_SIZE, n);
+}
 """
     good = """void g() {
   state->reclaim([api] {
@@ -168,12 +172,17 @@ void PartitionManager::create(P *p) {
   api.cuGreenCtxCreate(&g, desc, dev, 1);
   state_.reclaim([api = api_, g] { api->cuGreenCtxDestroy(g); });
 }
+Status RuntimeState::reserveLocalMemory() {
+  auto quiet = waitQuiet("reserve");
+  api->cuCtxSetLimit(CU_LIMIT_STACK_SIZE, n);
+}
 """
     found = violations("bad.cpp", bad)
     expected = ["cuMemFree", "cuModuleLoadDataEx", "cuMemFreeHost", "cuStreamSynchronize",
                 "cuLibraryUnload", "cuModuleLoadDataEx", "cuLaunchKernel",
                 "cuDevicePrimaryCtxRelease", "cuCtxDestroy", "cuMemcpyDtoH", "cuModuleGetFunction",
-                "cuModuleGetFunction", "cuGreenCtxCreate", "cuGreenCtxDestroy"]
+                "cuModuleGetFunction", "cuGreenCtxCreate", "cuGreenCtxDestroy",
+                "cuCtxSetLimit"]
     ok = len(found) == len(expected) and all(e in f for e, f in zip(expected, found))
     ok = ok and violations("good.cpp", good) == []
     print("self-test", "passed" if ok else f"FAILED: {found}")

@@ -57,6 +57,9 @@ struct Function {
   // From a cubin's EIATTR_KPARAM_INFO (offset, size per parameter); empty for PTX.
   std::vector<std::pair<size_t, size_t>> layout;
   std::atomic<unsigned> launches{0};
+  // The stack frame ptxas gave it (EIATTR_FRAME_SIZE of the cubin's .nv.info: its
+  // .local depot and its spills), reported as CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES.
+  int frameBytes = 0;
 };
 struct Module {
   std::map<std::string, std::unique_ptr<Function>> functions;
@@ -67,6 +70,15 @@ struct Module {
 std::atomic<unsigned long> g_ptxLoads{0}, g_cubinLoads{0};
 std::atomic<long> g_liveModules{0};
 std::atomic<int> g_moduleFault{0};
+// The primary context's per-thread stack limit (CU_LIMIT_STACK_SIZE, 1024 bytes as a
+// fresh context has), cuCtxSetLimit calls and the faults the runtime's tests inject
+// (atollMockStackLimit): the result cuCtxSetLimit fails with, a value the driver
+// clamps the limit to. And the CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES every function
+// reports (by default its frame from the cubin), or the result its query fails with
+// (atollMockLocalBytes).
+std::atomic<unsigned long> g_stackLimit{1024}, g_stackLimitSets{0}, g_stackLimitClamp{0};
+std::atomic<int> g_stackLimitFault{0};
+std::atomic<int> g_localBytes{-1}, g_localBytesFault{0}; // -1: the cubin's frame
 struct Ctx {
   int id;
 };
@@ -397,7 +409,10 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice) {
   waitingCall(); // assumed: the last release destroys the context, which waits
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxReset(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxReset(CUdevice) {
+  g_stackLimit = 1024; // a reset context starts with the default limits
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSetCurrent(CUcontext c) {
   t_current = c;
   return CUDA_SUCCESS;
@@ -420,8 +435,19 @@ CUresult cuCtxDestroy(CUcontext c) {
   delete reinterpret_cast<Ctx *>(c);
   return CUDA_SUCCESS;
 }
-CUresult cuCtxGetLimit(size_t *v, CUlimit) {
-  *v = 1024;
+CUresult cuCtxGetLimit(size_t *v, CUlimit l) {
+  *v = l == CU_LIMIT_STACK_SIZE ? g_stackLimit.load() : 1024;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxSetLimit(CUlimit l, size_t v) {
+  waitingCall(); // "the device will block until all preceding requested tasks are complete"
+  g_stackLimitSets++;
+  if (int fault = g_stackLimitFault.load())
+    return static_cast<CUresult>(fault);
+  if (l == CU_LIMIT_STACK_SIZE) {
+    unsigned long clamp = g_stackLimitClamp.load();
+    g_stackLimit = clamp && v > clamp ? clamp : v;
+  }
   return CUDA_SUCCESS;
 }
 
@@ -707,6 +733,27 @@ CUresult loadCubin(const unsigned char *image, Module &mod) {
   if (symtab == byName.end() || symtab->second->link >= shnum)
     return CUDA_ERROR_INVALID_IMAGE;
   const Sec &sym = *symtab->second, &strtab = secs[sym.link];
+  // EIATTR_FRAME_SIZE (0x11) records of the module-wide .nv.info: symbol index -> bytes.
+  std::map<uint32_t, uint32_t> frames;
+  if (auto info = byName.find(".nv.info"); info != byName.end()) {
+    const Sec &ni = *info->second;
+    for (uint64_t q = 0; q + 4 <= ni.size;) {
+      uint8_t fmt = 0, attr = 0;
+      uint16_t len = 0;
+      readAt(img, ni.off + q, fmt);
+      readAt(img, ni.off + q + 1, attr);
+      if (fmt != 4) {
+        q += 4;
+        continue;
+      }
+      readAt(img, ni.off + q + 2, len);
+      uint32_t symbol = 0, value = 0;
+      if (attr == 0x11 && len == 8 && q + 12 <= ni.size && readAt(img, ni.off + q + 4, symbol) &&
+          readAt(img, ni.off + q + 8, value))
+        frames[symbol] = value;
+      q += 4 + len;
+    }
+  }
   for (uint64_t o = 0; o + 24 <= sym.size; o += 24) {
     uint32_t nameAt = 0;
     uint8_t info = 0, other = 0;
@@ -717,6 +764,8 @@ CUresult loadCubin(const unsigned char *image, Module &mod) {
       continue;
     auto f = std::make_unique<Function>();
     f->name = str(strtab, nameAt);
+    if (auto fr = frames.find(uint32_t(o / 24)); fr != frames.end())
+      f->frameBytes = int(std::min<uint32_t>(fr->second, 1u << 30));
     auto nvinfo = byName.find(".nv.info." + f->name);
     if (nvinfo != byName.end()) {
       const Sec &ni = *nvinfo->second;
@@ -851,8 +900,15 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   *f = reinterpret_cast<CUfunction>(it->second.get());
   return CUDA_SUCCESS;
 }
-CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction fn) {
   { auto lock = ctxLocked(); }
+  if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) {
+    if (int fault = g_localBytesFault.load())
+      return static_cast<CUresult>(fault);
+    int forced = g_localBytes.load();
+    *v = forced >= 0 ? forced : reinterpret_cast<Function *>(fn)->frameBytes;
+    return CUDA_SUCCESS;
+  }
   switch (a) {
   case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *v = 1024; break;
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *v = 32; break;
@@ -1091,6 +1147,23 @@ void atollMockModuleLoads(unsigned long *ptx, unsigned long *cubin, long *live) 
 // What later cubin loads report: 0 the truth, 1 an extra function, 2 a hidden
 // parameter of 4 bytes, 3 one parameter fewer, 4 one more, 5 a parameter moved.
 void atollMockModuleFault(int fault) { g_moduleFault.store(fault); }
+/// Sets the context's stack limit, the result cuCtxSetLimit fails with (0: none) and
+/// the value it clamps to (0: none); reads the limit and the number of set calls.
+void atollMockStackLimit(unsigned long limit, int failWith, unsigned long clampTo) {
+  g_stackLimit = limit;
+  g_stackLimitFault = failWith;
+  g_stackLimitClamp = clampTo;
+}
+void atollMockStackLimitState(unsigned long *limit, unsigned long *sets) {
+  *limit = g_stackLimit.load();
+  *sets = g_stackLimitSets.load();
+}
+/// The LOCAL_SIZE_BYTES every function reports (-1: its cubin's EIATTR_FRAME_SIZE),
+/// or the result its query fails with.
+void atollMockLocalBytes(int bytes, int failWith) {
+  g_localBytes = bytes;
+  g_localBytesFault = failWith;
+}
 void atollMockSetQueueDepth(int depth) {
   std::lock_guard lock(g_mutex);
   g_queueDepth = depth;

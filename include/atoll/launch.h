@@ -54,6 +54,10 @@ struct DeviceLimits {
   /// Blocks of one launch (grid.x * grid.y * grid.z), not a device limit:
   /// RuntimeOptions::maxBlocksPerLaunch (a cancelled grid must drain in time).
   uint64_t maxBlocksPerLaunch = uint64_t(1) << 24;
+  /// Local memory (stack) per thread the context reserved when the runtime started
+  /// (at least ATOLL_DEFAULT_MAX_LOCAL_BYTES of atoll/abi.h); a kernel needing more
+  /// is refused at load. 0 without a device.
+  uint64_t localBytesPerThread = 0;
 };
 
 enum class ArgKind : uint8_t {

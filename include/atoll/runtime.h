@@ -105,6 +105,12 @@ struct RuntimeOptions {
   /// the key file <ptxCacheDir>/.atoll-cache-key, created with 32 random bytes and
   /// mode 0600 if missing, refused unless it is a regular file of ours with mode 0600.
   std::string ptxCacheKey;
+  /// The most disk space the cache's files may take (allocated blocks), so that a
+  /// tenant loading many distinct modules cannot fill the disk. A store that would
+  /// exceed it first deletes the least recently used entries (a hit refreshes an
+  /// entry; deleting one a loaded module came from is harmless); an entry larger
+  /// than the bound is not stored. Must be positive (InvalidArgument).
+  uint64_t ptxCacheMaxBytes = uint64_t(1) << 30;
   /// libdevice.10.bc; empty = the one of the configured CUDA toolkit.
   std::string libdevicePath;
   /// Compile in the service process instead of in compile workers: for debugging

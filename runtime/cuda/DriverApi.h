@@ -17,6 +17,7 @@ namespace Atoll::cuda {
   X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)      \
   X(cuDevicePrimaryCtxReset) X(cuCtxSetCurrent) X(cuCtxGetCurrent)                  \
   X(cuCtxSynchronize) X(cuCtxCreate) X(cuCtxDestroy) X(cuCtxGetLimit)               \
+  X(cuCtxSetLimit) /* the local-memory reservation (runtime/LocalMemory.cpp) */    \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery)      \
   X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)          \
   X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime)                       \

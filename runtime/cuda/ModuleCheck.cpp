@@ -102,4 +102,51 @@ Status checkLoadedModule(const detail::DeviceActivity::QuietSection &, const Dri
   return {};
 }
 
+Result<KernelAttributes> readKernelAttributes(const DriverApi &api, CUfunction fn,
+                                              const std::string &kernel,
+                                              uint64_t reservedLocalBytes) {
+  auto read = [&](CUfunction_attribute a, const char *name) -> Result<uint32_t> {
+    int v = 0;
+    if (CUresult r = api.cuFuncGetAttribute(&v, a, fn); r != CUDA_SUCCESS) {
+      if (isStickyError(r))
+        return driverError(api, r, fmt::format("reading {} of kernel '{}'", name, kernel));
+      return Error(ErrorCode::Refused,
+                   fmt::format("refused by the driver-side module check: {} of kernel '{}' "
+                               "could not be read",
+                               name, kernel),
+                   describe(api, r));
+    }
+    if (v < 0)
+      return Error(ErrorCode::Refused,
+                   fmt::format("refused by the driver-side module check: {} of kernel '{}' "
+                               "is negative ({})",
+                               name, kernel, v));
+    return uint32_t(v);
+  };
+#define ATOLL_READ(field, attr)                                                     \
+  if (auto v = read(attr, #attr); !v)                                               \
+    return std::move(v).error();                                                    \
+  else                                                                              \
+    out.field = *v;
+  KernelAttributes out;
+  ATOLL_READ(localBytesPerThread, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES)
+  ATOLL_READ(maxThreadsPerBlock, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+  ATOLL_READ(staticSharedBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
+  ATOLL_READ(registers, CU_FUNC_ATTRIBUTE_NUM_REGS)
+  ATOLL_READ(maxDynamicSharedBytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+#undef ATOLL_READ
+  // No call stack adds to the frame: calls and .func are refused (every function is
+  // inlined, the PTX validator), so LOCAL_SIZE_BYTES is all a thread needs.
+  if (out.localBytesPerThread > reservedLocalBytes)
+    return Error(ErrorCode::Refused,
+                 fmt::format("refused by the driver-side module check: kernel '{}' needs {} "
+                             "bytes of local memory per thread "
+                             "(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), more than the {} "
+                             "reserved at start",
+                             kernel, out.localBytesPerThread, reservedLocalBytes),
+                 "launching it would grow the context's local-memory reservation, which waits "
+                 "for every running kernel of every tenant (R5-F4); ptxas's spills count too");
+  return out;
+}
+
 } // namespace Atoll::cuda

@@ -6,6 +6,7 @@
 #include "DeviceActivity.h"
 #include "cuda/DriverApi.h"
 
+#include "atoll/abi.h"
 #include "atoll/application.h"
 #include "atoll/error.h"
 
@@ -37,5 +38,31 @@ std::vector<ParamSlot> expectedParamLayout(const KernelInfo &kernel);
 Status checkLoadedModule(const detail::DeviceActivity::QuietSection &quiet,
                          const DriverApi &api, CUmodule module,
                          const std::vector<KernelInfo> &kernels);
+
+/// The per-thread local memory (stack) the runtime reserves in the context at start
+/// (RuntimeState::reserveLocalMemory) and the most any kernel it loads may need:
+/// atoll-mem's frame cap and the PTX validator's `.local` cap are the same number
+/// (ATOLL_DEFAULT_MAX_LOCAL_BYTES, R5-F4), so a kernel never makes a launch grow the
+/// reservation (which waits for every running kernel of the context).
+inline constexpr uint64_t kReservedLocalBytes = ATOLL_DEFAULT_MAX_LOCAL_BYTES;
+
+/// What the runtime keeps of a loaded kernel's attributes (cuFuncGetAttribute).
+struct KernelAttributes {
+  uint32_t maxThreadsPerBlock = 0;
+  uint32_t staticSharedBytes = 0;
+  uint32_t localBytesPerThread = 0; // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
+  uint32_t registers = 0;
+  uint32_t maxDynamicSharedBytes = 0;
+};
+
+/// Reads a loaded kernel's attributes; called after the module load's quiet section
+/// (the queries wait for no kernel, review R5-F6). Deny by default: a query that
+/// fails refuses the module (Refused; ContextLost for a sticky error), and a kernel
+/// whose LOCAL_SIZE_BYTES (its stack frame as ptxas laid it out, spills included)
+/// exceeds `reservedLocalBytes` is Refused naming the kernel and both numbers: its
+/// first launch would grow the context's reservation and wait for other tenants.
+Result<KernelAttributes> readKernelAttributes(const DriverApi &api, CUfunction fn,
+                                              const std::string &kernel,
+                                              uint64_t reservedLocalBytes);
 
 } // namespace Atoll::cuda

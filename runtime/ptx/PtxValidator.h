@@ -15,6 +15,8 @@
 // compilation (atoll-harden --emit=ptx, atoll-attacks --offline).
 #pragma once
 
+#include "atoll/abi.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,7 +54,7 @@ struct Expectation {
   /// checked again here where codegen's own temporaries are counted too. One
   /// check with the hardware's 512 KiB per thread: the smaller bound applies
   /// ("local memory per thread of N bytes exceeds the L-byte limit").
-  uint64_t maxLocalBytes = 16 * 1024;
+  uint64_t maxLocalBytes = ATOLL_DEFAULT_MAX_LOCAL_BYTES;
 };
 
 struct Violation {

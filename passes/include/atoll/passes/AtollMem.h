@@ -1,6 +1,7 @@
 // atoll-mem: the memory-isolation pass. See docs/passes.md.
 #pragma once
 
+#include "atoll/abi.h"
 #include "atoll/clamping.h"
 
 #include "llvm/IR/PassManager.h"
@@ -28,7 +29,7 @@ struct AtollMemOptions {
   unsigned PollShift = 6; // ATOLL_DEFAULT_POLL_SHIFT: cancel word read every 2^k edges
   /// Largest stack frame (static allocas after inlining) per thread, in bytes
   /// (ATOLL_DEFAULT_MAX_LOCAL_BYTES); a kernel with a larger one is refused (R5-F4).
-  uint64_t MaxLocalBytes = 16 * 1024;
+  uint64_t MaxLocalBytes = ATOLL_DEFAULT_MAX_LOCAL_BYTES;
 };
 
 /// The defaults of the pass options, from the command line (-atoll-clamping-mode,
