@@ -215,7 +215,7 @@ const std::map<std::string, int> kNativeParams = {
     {"const_table", 4},   {"vec4", 5},          {"libdevice_math", 3}, {"pointer_chase", 5},
     {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
     {"spin_register", 2}, {"spin_memory", 1}, {"hog_compute", 2}, {"hog_memory", 4},
-    {"sm_probe", 2}};
+    {"sm_probe", 2},      {"spin_timed", 4}};
 
 /// Runs the model of kernel `f`; returns its virtual duration in ms.
 double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
