@@ -39,7 +39,8 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   if (!spec)
     return named(std::move(spec).error());
   // SM quota: a partition (green context) first; it is given back if anything later
-  // fails.
+  // fails. Without one: the rest of the device when SMs are set aside for quotas
+  // (RuntimeOptions::quotaSms; nothing to give back), else the whole device.
   auto quota = state->partitions->quotaFor(opts.smCount, opts.smShare);
   if (!quota)
     return named(std::move(quota).error());
@@ -49,6 +50,8 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     if (!p)
       return named(std::move(p).error());
     partition = *p;
+  } else {
+    partition = state->partitions->remainder();
   }
   auto lease = state->pool->acquire(*spec);
   if (!lease) {
@@ -103,8 +106,8 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   try {
     if (failCreatePipelineAfterLease.load())
       throw std::bad_alloc();
-    // In a partition: a stream of its green context (its kernels run on the
-    // partition's SMs only); every other call on it is the same as on any stream.
+    // In a partition (or the rest of the device): a stream of its green context (its
+    // kernels run on those SMs only); every other call on it is as on any stream.
     if (CUresult r = partition.green
                          ? api.cuGreenCtxStreamCreate(&stream, partition.green,
                                                       CU_STREAM_NON_BLOCKING, 0)

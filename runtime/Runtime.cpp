@@ -284,6 +284,13 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
   // (quiet sections), each waited for at most loadTimeout.
   state->partitions = std::make_unique<PartitionManager>(*state);
   state->partitions->init(api, dev);
+  // SMs set aside for quotas: the rest of the device becomes the green context of
+  // pipelines without a quota. A driver that turns out not to run partitions
+  // (Unsupported) leaves everything on the whole device, as without partitions.
+  if (options.quotaSms && state->partitions->supported())
+    if (Status s = state->partitions->reserve(options.quotaSms, options.loadTimeout);
+        !s && s.error().code() != ErrorCode::Unsupported)
+      return std::move(s).error();
   if (!options.partitionPool.empty() && state->partitions->supported())
     state->partitions->prewarm(options.partitionPool, options.loadTimeout);
   return state;
@@ -500,6 +507,7 @@ RuntimeStats Runtime::stats() const {
     detail::PartitionStats p = state_->partitions->stats();
     s.partitionSms = p.sms;
     s.partitionSmsCommitted = p.committed;
+    s.partitionRemainderSms = p.remainder;
     s.partitionsLive = p.live;
     s.partitionsPooled = p.pooled;
     s.partitionsCreated = p.created;

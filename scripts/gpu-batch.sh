@@ -23,8 +23,8 @@ for s in "$@"; do case "$s" in
   runtime|isolation|preemption) step "$s" 90 "$bundle/tests/atoll-gpu-$s" --gtest_brief=1 ;;
   # SM partitions (issue 17): quotas measured with %smid; a device without green
   # contexts fails here (the H200 has them).
-  partition) ( export ATOLL_EXPECT_PARTITIONS=1; TAIL=16 step partition 120 "$bundle/tests/atoll-gpu-partition" --gtest_brief=1 ) ;;
-  partition-bench) TAIL=30 step partition-bench 300 "$bundle/bin/atoll-bench" --only=partition --out "$logs/bench-partition" --time-limit 280 ;;
+  partition) ( export ATOLL_EXPECT_PARTITIONS=1; TAIL=24 step partition 120 "$bundle/tests/atoll-gpu-partition" --gtest_brief=1 ) ;;
+  partition-bench) TAIL=60 step partition-bench 300 "$bundle/bin/atoll-bench" --only=partition --out "$logs/bench-partition" --time-limit 280 ;;
   hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
   # Issue 14: the hostile compile corpus through the sandboxed workers while a tenant
   # runs exact kernels; the worker's own tests (sandbox, protocol, pool) and the

@@ -61,6 +61,26 @@ extern "C" __global__ void hog_compute(float *out, unsigned long long ns) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = v;
 }
 
+// The victim of section "partition": `spin`, and its first thread records when it
+// ran and at what clock: t[3 slot + 0, 1] = %globaltimer (ns) at its start and end,
+// t[3 slot + 2] = SM cycles (%clock64) in between (host vs device time, SM clock).
+extern "C" __global__ void spin_timed(float *out, int iters, unsigned long long *t, int slot) {
+  const unsigned long long t0 = global_ns();
+  unsigned long long c0, c1;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(c0));
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = (float)i * 1e-3f;
+  for (int k = 0; k < iters; ++k)
+    v = v * 0.999f + 0.001f;
+  out[i] = v;
+  if (i == 0) {
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c1));
+    t[3 * slot] = t0;
+    t[3 * slot + 1] = global_ns();
+    t[3 * slot + 2] = c1 - c0;
+  }
+}
+
 extern "C" __global__ void hog_memory(const float4 *in, float4 *out, unsigned long long n,
                                       int rounds) {
   const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;

@@ -227,7 +227,7 @@ const std::map<std::string, int> kNativeParams = {
     {"const_table", 4},   {"vec4", 5},          {"libdevice_math", 3}, {"pointer_chase", 5},
     {"first_result", 2},  {"launch_probe", 3},  {"spin", 2},
     {"spin_register", 2}, {"spin_memory", 1}, {"hog_compute", 2}, {"hog_memory", 4},
-    {"sm_probe", 2}};
+    {"sm_probe", 2},      {"spin_timed", 4}};
 
 /// Runs the model of kernel `f`; returns its virtual duration in ms.
 double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
@@ -249,6 +249,17 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
     float *out = ptr<float>(p, 0);
     for (unsigned i = 0; i < gx * bx; ++i)
       out[i] = 1.0f;
+    return arg<int>(p, 1) * 5e-6;
+  }
+  if (n == "spin_timed") { // as spin; its first thread's times at a 1.98 GHz clock
+    float *out = ptr<float>(p, 0);
+    for (unsigned i = 0; i < gx * bx; ++i)
+      out[i] = 1.0f;
+    auto *t = ptr<unsigned long long>(p, 2);
+    const unsigned long long slot = unsigned(arg<int>(p, 3)), ns = unsigned(arg<int>(p, 1)) * 2ull;
+    t[3 * slot] = 1'000'000 + slot * 100'000;
+    t[3 * slot + 1] = t[3 * slot] + ns;
+    t[3 * slot + 2] = ns * 198 / 100;
     return arg<int>(p, 1) * 5e-6;
   }
   if (n == "hog_compute") // a long grid: its length in ns, on every block

@@ -78,9 +78,10 @@ struct PipelineOptions {
   /// SM quota (docs/runtime-api.md, "SM partitions"): the pipeline's kernels run on
   /// a partition of the device's SMs of its own (a CUDA green context), rounded up
   /// to the device's partition granularity (8 SMs on an H200). 0: no quota, the
-  /// pipeline runs on the whole device. Admission: the SMs of every partitioned
-  /// pipeline together fit the device, else CapacityExceeded; a device or driver
-  /// without green contexts answers Unsupported.
+  /// pipeline runs on the rest of the device (RuntimeOptions::quotaSms) or, without
+  /// SMs set aside, on the whole device. Admission: the SMs of every partitioned
+  /// pipeline together fit the device (the SMs set aside), else CapacityExceeded; a
+  /// device or driver without green contexts answers Unsupported.
   uint32_t smCount = 0;
   /// The quota as a share of the device's SMs, in (0, 1] (rounded up to whole SMs);
   /// 0: none. Set at most one of smCount and smShare.
@@ -102,7 +103,7 @@ struct PipelineStats {
   uint64_t cancellations = 0;  // cancel() calls and cancelling timeouts that had work
   uint64_t fuelExhausted = 0;  // batches that reported FuelExhausted
   uint64_t watchdogCancels = 0; // busy periods cancelled by the runtime's watchdog
-  uint32_t partitionSms = 0;   // SMs of the pipeline's partition; 0: the whole device
+  uint32_t partitionSms = 0;   // SMs its kernels run on (partition or rest); 0: the whole device
   /// Accumulated GPU time of completed work: per synchronised batch, from the start
   /// of its first operation to the end of its last (events; ~0.5 us resolution).
   std::chrono::nanoseconds gpuTime{0};
@@ -126,7 +127,8 @@ public:
   Clamping arenaMode() const noexcept;
   bool supports(Clamping mode) const noexcept;
   std::chrono::milliseconds timeout() const noexcept;
-  /// SMs of the pipeline's partition (PipelineOptions::smCount); 0: the whole device.
+  /// SMs its kernels run on: its partition (PipelineOptions::smCount) or, without a
+  /// quota, the rest of the device (RuntimeOptions::quotaSms); 0: the whole device.
   uint32_t partitionSms() const noexcept;
   /// True after a Timeout until the pipeline's earlier work has finished.
   bool wedged() const;

@@ -164,6 +164,17 @@ struct RuntimeOptions {
   /// of the device). Empty: created on first use and kept for reuse. Ignored (and
   /// nothing fails) where green contexts are unsupported.
   std::vector<uint32_t> partitionPool;
+  /// SMs set aside for pipelines with an SM quota (docs/runtime-api.md, "SM
+  /// partitions"), rounded up to the partition granularity (8 on an H200). Nonzero:
+  /// at start the device is split once; quota pipelines take partitions from these
+  /// SMs only (admission counts them alone) and pipelines without a quota run on a
+  /// green context over all the other SMs, so none of their kernels ever runs on a
+  /// quota pipeline's SMs, whatever quotas come and go. It must leave at least one
+  /// partition's worth of SMs (Runtime::create: InvalidArgument otherwise). 0: quota
+  /// partitions come from the whole device and pipelines without a quota run on
+  /// every SM, those of quota pipelines included (no protection from them). Ignored
+  /// where green contexts are unsupported (everything runs on the whole device).
+  uint32_t quotaSms = 0;
 };
 
 struct DeviceInfo {
@@ -225,6 +236,9 @@ struct RuntimeStats {
   /// partitionSms: SMs that partitions can use (0: unsupported here).
   uint32_t partitionSms = 0;
   uint32_t partitionSmsCommitted = 0; // SMs held by partitioned pipelines (and draining ones)
+  /// SMs of the rest of the device, where pipelines without a quota run
+  /// (RuntimeOptions::quotaSms); 0: they run on the whole device.
+  uint32_t partitionRemainderSms = 0;
   uint64_t partitionsLive = 0;        // partitions in use by a pipeline
   uint64_t partitionsPooled = 0;      // created, idle, kept for reuse
   uint64_t partitionsCreated = 0;     // cuGreenCtxCreate calls that succeeded

@@ -20,6 +20,7 @@ struct PartitionManager::Partition {
   std::vector<uint32_t> units;
   CUevent done = nullptr;  // Draining: recorded after the last pipeline's work
   bool waiterGone = false; // Creating: the requester stopped waiting
+  bool remainder = false;  // the remainder's (pipelines without a quota); never pooled
   std::optional<Error> error;
   uint64_t lastUse = 0;
 };
@@ -71,10 +72,12 @@ void PartitionManager::init(const cuda::DriverApi &api, CUdevice device) {
   groups.resize(n);
   for (const CUdevResource &g : groups)
     units_.push_back({g, g.sm.smCount, false});
-  // The remainder is a unit of its own when it can hold a partition (12 SMs on an
-  // H200: the 16th disjoint partition of 8).
+  // The split's leftover is a unit of its own when it can hold a partition (12 SMs
+  // on an H200: the 16th disjoint partition of 8).
   if (rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount >= minSms_)
     units_.push_back({rest, rest.sm.smCount, false});
+  else if (rest.type == CU_DEV_RESOURCE_TYPE_SM && rest.sm.smCount > 0)
+    leftover_ = rest; // too few for a partition: only the remainder can use them
   unsupported_.clear();
 }
 
@@ -95,7 +98,9 @@ uint32_t PartitionManager::deviceSms() const {
 
 uint32_t PartitionManager::rounded(uint32_t sms) const {
   const uint64_t g = granularity_;
-  return uint32_t(std::max<uint64_t>(minSms_, (uint64_t(sms) + g - 1) / g * g));
+  // Saturated: a request near 2^32 must not wrap to a small one.
+  return uint32_t(std::min<uint64_t>(UINT32_MAX,
+                                     std::max<uint64_t>(minSms_, (uint64_t(sms) + g - 1) / g * g)));
 }
 
 Result<uint32_t> PartitionManager::quotaFor(uint32_t smCount, double smShare) const {
@@ -162,6 +167,8 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
   collectLocked();
   uint32_t total = 0, committed = 0;
   for (const Unit &u : units_) {
+    if (u.remainder)
+      continue; // never a quota's
     total += u.sms;
     committed += u.used ? u.sms : 0;
   }
@@ -175,7 +182,11 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
                              want, sms, granularity_, why));
   };
   if (want > total)
-    return refuse(fmt::format("partitions can use {} SMs of this device", total));
+    return refuse(remainder_ ? fmt::format("quota pipelines can use the {} SMs set aside for "
+                                           "them (RuntimeOptions::quotaSms); the other {} run "
+                                           "pipelines without a quota",
+                                           total, remainder_->sms)
+                             : fmt::format("partitions can use {} SMs of this device", total));
   // Reuse: an idle partition made for the same rounded size, on free units.
   Partition *best = nullptr;
   for (auto &p : partitions_)
@@ -185,16 +196,16 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
       best = p.get();
   if (best)
     return leaseLocked(*best, true);
-  // Fresh units: the smallest first (whole groups before the remainder).
+  // Fresh units: the smallest first (whole groups before the split's leftover).
   std::vector<uint32_t> order;
   for (uint32_t i = 0; i < units_.size(); ++i)
-    if (!units_[i].used)
+    if (!units_[i].used && !units_[i].remainder)
       order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return units_[a].sms < units_[b].sms; });
   std::vector<uint32_t> take;
   uint32_t got = 0;
-  // A single unit that holds it alone (the remainder for a request of 12) wins
+  // A single unit that holds it alone (the leftover's for a request of 12) wins
   // over several smaller ones.
   for (uint32_t i : order)
     if (units_[i].sms >= want) {
@@ -230,26 +241,7 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
   for (uint32_t u : take)
     units_[u].used = true;
   partitions_.push_back(std::move(owned));
-  // Created on the loader thread (a quiet section); bounded here by `limit`. Posted
-  // without the lock: a task the loader drops runs at once (task(false)) and locks.
-  lock.unlock();
-  state_.loader.post([weak = state_.weak_from_this(), p](bool run) {
-    auto self = weak.lock();
-    if (!self)
-      return; // the state (and the manager) is gone
-    if (!run) {
-      std::lock_guard l(self->partitions->mutex_);
-      p->error = Error(ErrorCode::ContextLost, "the runtime was torn down before the partition "
-                                               "was created");
-      p->state = Partition::State::Failed;
-      self->partitions->cv_.notify_all();
-      return;
-    }
-    self->partitions->create(p);
-  });
-  lock.lock();
-  const auto deadline = deadlineAfter(std::chrono::steady_clock::now(), limit);
-  cv_.wait_until(lock, deadline, [&] { return p->state != Partition::State::Creating; });
+  createAndWait(lock, p, limit);
   auto erase = [&] {
     std::erase_if(partitions_, [&](const auto &q) { return q.get() == p; });
   };
@@ -275,17 +267,46 @@ Result<PartitionManager::Lease> PartitionManager::acquire(uint32_t sms,
   }
 }
 
+void PartitionManager::createAndWait(std::unique_lock<std::mutex> &lock, Partition *p,
+                                     std::chrono::milliseconds limit) {
+  // Created on the loader thread (a quiet section); bounded here by `limit`. Posted
+  // without the lock: a task the loader drops runs at once (task(false)) and locks.
+  lock.unlock();
+  state_.loader.post([weak = state_.weak_from_this(), p](bool run) {
+    auto self = weak.lock();
+    if (!self)
+      return; // the state (and the manager) is gone
+    if (!run) {
+      std::lock_guard l(self->partitions->mutex_);
+      p->error = Error(ErrorCode::ContextLost, "the runtime was torn down before the partition "
+                                               "was created");
+      p->state = Partition::State::Failed;
+      self->partitions->cv_.notify_all();
+      return;
+    }
+    self->partitions->create(p);
+  });
+  lock.lock();
+  const auto deadline = deadlineAfter(std::chrono::steady_clock::now(), limit);
+  cv_.wait_until(lock, deadline, [&] { return p->state != Partition::State::Creating; });
+}
+
 void PartitionManager::create(Partition *p) {
   const cuda::DriverApi &api = *api_;
   std::vector<CUdevResource> resources;
+  bool withLeftover = false;
   {
     std::lock_guard lock(mutex_);
     for (uint32_t u : p->units)
       resources.push_back(units_[u].resource);
+    if (p->remainder && leftover_) {
+      resources.push_back(*leftover_);
+      withLeftover = true;
+    }
   }
   CUgreenCtx green = nullptr;
   std::optional<Error> error;
-  bool unsupportedNow = false;
+  bool unsupportedNow = false, leftoverDropped = false;
   {
     // cuGreenCtxCreate may wait for running kernels like the other context-level
     // calls (about 1 ms on the H200): only in a quiet section, on the loader thread.
@@ -295,6 +316,13 @@ void PartitionManager::create(Partition *p) {
     } else {
       CUdevResourceDesc desc = nullptr;
       CUresult r = api.cuDevResourceGenerateDesc(&desc, resources.data(), unsigned(resources.size()));
+      if (r != CUDA_SUCCESS && withLeftover) {
+        // A driver that does not combine the split's leftover with its groups: the
+        // remainder goes without those few SMs (they stay idle).
+        resources.pop_back();
+        r = api.cuDevResourceGenerateDesc(&desc, resources.data(), unsigned(resources.size()));
+        leftoverDropped = r == CUDA_SUCCESS;
+      }
       if (r == CUDA_SUCCESS)
         r = api.cuGreenCtxCreate(&green, desc, device_, CU_GREEN_CTX_DEFAULT_STREAM);
       if (r != CUDA_SUCCESS) {
@@ -330,6 +358,16 @@ void PartitionManager::create(Partition *p) {
     unsupported_ = "the driver does not record the runtime's events on a green context's stream";
     destroyLater(green);
     green = nullptr;
+  }
+  if (leftoverDropped && leftover_)
+    p->sms -= leftover_->sm.smCount;
+  if (p->remainder && p->waiterGone) {
+    // Runtime::create stopped waiting for it (and failed): nobody uses it.
+    if (green)
+      destroyLater(green);
+    std::erase_if(partitions_, [&](const auto &q) { return q.get() == p; });
+    cv_.notify_all();
+    return;
   }
   if (!green) {
     p->error = std::move(error);
@@ -400,10 +438,15 @@ PartitionStats PartitionManager::stats() {
     return s;
   collectLocked();
   for (const Unit &u : units_) {
+    if (u.remainder)
+      continue;
     s.sms += u.sms;
     s.committed += u.used ? u.sms : 0;
   }
+  s.remainder = remainder_ ? remainder_->sms : 0;
   for (auto &p : partitions_) {
+    if (p->remainder)
+      continue;
     s.live += p->state == Partition::State::InUse;
     s.pooled += p->state == Partition::State::Idle;
     s.draining += p->state == Partition::State::Draining;
@@ -424,6 +467,76 @@ void PartitionManager::shutdown() noexcept {
     p->green = nullptr;
   }
   partitions_.clear();
+  remainder_ = nullptr;
+}
+
+Status PartitionManager::reserve(uint32_t sms, std::chrono::milliseconds limit) {
+  std::unique_lock lock(mutex_);
+  if (!unsupported_.empty())
+    return Error(ErrorCode::Unsupported, unsupported_);
+  if (remainder_ || !partitions_.empty())
+    return Error(ErrorCode::InvalidArgument, "SMs are set aside for quotas only once, at start");
+  // Whole units from the front (the groups of the split; the unit made of its
+  // leftover, listed last, goes to quotas only when nothing else fits).
+  const uint32_t want = rounded(sms);
+  uint32_t got = 0, total = 0;
+  size_t k = 0;
+  for (const Unit &u : units_)
+    total += u.sms;
+  while (k < units_.size() && got < want)
+    got += units_[k++].sms;
+  if (sms >= total || got < want || k == units_.size())
+    return Error(ErrorCode::InvalidArgument,
+                 fmt::format("RuntimeOptions::quotaSms of {} (rounded to {}, the device's "
+                             "partition granularity) leaves no SMs for pipelines without a "
+                             "quota: partitions can use {} SMs of this device in units of {}",
+                             sms, want, total, std::max(minSms_, granularity_)));
+  auto owned = std::make_unique<Partition>();
+  Partition *p = owned.get();
+  p->remainder = true;
+  p->request = 0; // never matched by a quota's request
+  for (size_t i = k; i < units_.size(); ++i) {
+    units_[i].remainder = true;
+    units_[i].used = true;
+    p->units.push_back(uint32_t(i));
+    p->sms += units_[i].sms;
+  }
+  if (leftover_)
+    p->sms += leftover_->sm.smCount;
+  partitions_.push_back(std::move(owned));
+  createAndWait(lock, p, limit);
+  auto undo = [&] {
+    for (Unit &u : units_)
+      u.remainder = u.used = false;
+  };
+  switch (p->state) {
+  case Partition::State::Creating:
+    p->waiterGone = true; // destroyed when done (create())
+    undo();
+    return Error(ErrorCode::Timeout,
+                 fmt::format("creating the green context of the {} SMs left to pipelines without "
+                             "a quota did not finish within {} ms (another runtime's kernels "
+                             "kept the device busy)",
+                             p->sms, limit.count()));
+  case Partition::State::Failed: {
+    Error e = p->error ? *p->error
+                       : Error(ErrorCode::DriverError, "creating the remainder's green context failed");
+    std::erase_if(partitions_, [&](const auto &q) { return q.get() == p; });
+    undo();
+    return e;
+  }
+  default:
+    remainder_ = p;
+    ++created_;
+    return {};
+  }
+}
+
+PartitionManager::Lease PartitionManager::remainder() const {
+  std::lock_guard lock(mutex_);
+  if (!remainder_ || !unsupported_.empty())
+    return {};
+  return Lease{nullptr, remainder_->green, remainder_->sms, false};
 }
 
 } // namespace Atoll::detail

@@ -17,8 +17,17 @@
 // work still running keeps its SMs committed until an event after that work has
 // completed ("draining"), so a new tenant never shares SMs with a wedged kernel.
 //
+// The rest of the device (RuntimeOptions::quotaSms): reserve() sets units aside for
+// quota pipelines and makes one green context, the *remainder*, over every other
+// unit and the split's leftover SMs; pipelines without a quota run their streams
+// there, so none of their kernels runs on a quota pipeline's SMs, whatever quotas
+// come and go. Admission then counts the reserved units only. Without a reserve,
+// quota partitions come from the whole device and pipelines without a quota run on
+// every SM.
+//
 // Devices or drivers without green contexts: supported() is false, quota requests
-// answer Unsupported with the reason; everything else works as before.
+// answer Unsupported with the reason; everything else works as before (a reserve
+// is ignored: pipelines without a quota run on the whole device).
 #pragma once
 
 #include "atoll/error.h"
@@ -29,6 +38,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +49,7 @@ struct RuntimeState;
 struct PartitionStats {
   uint32_t sms = 0;       // SMs in units (0: unsupported)
   uint32_t committed = 0; // SMs of units held by live or draining partitions
+  uint32_t remainder = 0; // SMs of the remainder (pipelines without a quota); 0: none
   uint64_t live = 0, pooled = 0, draining = 0;
   uint64_t created = 0, fromPool = 0;
 };
@@ -73,6 +84,16 @@ public:
   /// SMs of the whole device (for smShare).
   uint32_t deviceSms() const;
 
+  /// Sets units of at least `sms` SMs (rounded up to the granularity) aside for quota
+  /// pipelines and creates the remainder's green context over all the other SMs
+  /// (on the loader thread, waited for at most `limit`). InvalidArgument when no
+  /// units would be left for the remainder; Unsupported when the driver turns out
+  /// not to run partitions (then nothing is reserved and everything runs as before).
+  Status reserve(uint32_t sms, std::chrono::milliseconds limit);
+  /// Where pipelines without a quota run: the remainder (a Lease with no partition:
+  /// nothing to release) or, without a reserve, the whole device (green null).
+  Lease remainder() const;
+
   /// The quota of a pipeline in SMs (0: none). InvalidArgument for malformed
   /// options, Unsupported when quotas cannot be honoured here.
   Result<uint32_t> quotaFor(uint32_t smCount, double smShare) const;
@@ -103,12 +124,17 @@ private:
     CUdevResource resource;
     uint32_t sms = 0;
     bool used = false;
+    bool remainder = false; // part of the remainder (never given to a quota)
   };
   void collectLocked() noexcept;
   void freeUnitsLocked(const Partition &p) noexcept;
   void destroyLater(CUgreenCtx green) noexcept;
   /// The loader task: creates the green context of `p` in a quiet section.
   void create(Partition *p);
+  /// Posts the creation of `p` to the loader thread and waits for it at most `limit`
+  /// (with `lock` on mutex_, released while waiting). Returns p's state afterwards.
+  void createAndWait(std::unique_lock<std::mutex> &lock, Partition *p,
+                     std::chrono::milliseconds limit);
   Lease leaseLocked(Partition &p, bool fromPool);
 
   RuntimeState &state_;
@@ -119,6 +145,9 @@ private:
   std::string unsupported_ = "SM partitions were not initialised";
   uint32_t deviceSms_ = 0, granularity_ = 1, minSms_ = 1;
   std::vector<Unit> units_;
+  /// The split's leftover SMs too few for a unit (part of the remainder, if any).
+  std::optional<CUdevResource> leftover_;
+  Partition *remainder_ = nullptr; // the remainder's partition (owned by partitions_)
   std::vector<std::unique_ptr<Partition>> partitions_;
   bool probed_ = false; // the event capability check ran (first creation)
   uint64_t created_ = 0, fromPool_ = 0, clock_ = 0;

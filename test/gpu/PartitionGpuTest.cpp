@@ -6,6 +6,7 @@
 // every quota is Unsupported (checked) and the rest is skipped; with
 // ATOLL_EXPECT_PARTITIONS=1 (scripts/gpu-batch.sh on the H200) that is a failure.
 #include "RuntimeGpuUtil.h"
+#include "TestTime.h"
 
 #include <algorithm>
 #include <set>
@@ -13,16 +14,8 @@
 
 using namespace Atoll;
 using namespace atoll_test;
-using std::chrono::milliseconds;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-constexpr uint64_t MiB = 1ull << 20;
-
-double msSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 class Partition : public RuntimeGpu {
 protected:
@@ -222,4 +215,86 @@ TEST_F(PartitionTimingSensitive, TeardownWithWorkStillRunning) {
               msSince(t0));
   EXPECT_LT(msSince(t0), 5000.0);
   EXPECT_TRUE(runVadd(*next, kernel(vaddApp, "vadd"), 100000, 6));
+}
+
+namespace {
+// A runtime that sets 64 SMs aside for quotas (RuntimeOptions::quotaSms): pipelines
+// without a quota run on the rest of the device.
+class PartitionRest : public Partition {
+protected:
+  RuntimeOptions options() override { return {.quotaSms = 64}; }
+};
+} // namespace
+
+// Pipelines without a quota never run on a quota pipeline's SMs (measured with
+// %smid), while both run at once and as quotas come and go; admission counts only
+// the SMs set aside.
+TEST_F(PartitionRest, NoQuotaPipelinesNeverRunOnQuotaSms) {
+  const RuntimeStats st = rt->stats();
+  std::printf("[partition] quotaSms 64: %u SMs for quotas, the rest %u SMs\n", st.partitionSms,
+              st.partitionRemainderSms);
+  EXPECT_EQ(st.partitionSms, 64u);
+  EXPECT_GE(st.partitionRemainderSms, 60u); // 132 - 64, less a leftover a driver may not join
+  EXPECT_LE(st.partitionSms + st.partitionRemainderSms, 132u);
+  const uint32_t blocks = 132 * 8;
+  auto plainA = pipeline({.arenaBytes = 2 * MiB, .name = "plain-a"});
+  auto plainB = pipeline({.arenaBytes = 2 * MiB, .name = "plain-b"});
+  auto q1 = pipeline({.arenaBytes = 2 * MiB, .name = "quota-1", .smCount = 32});
+  auto q2 = pipeline({.arenaBytes = 2 * MiB, .name = "quota-2", .smCount = 32});
+  ASSERT_TRUE(plainA && plainB && q1 && q2);
+  EXPECT_EQ(plainA->partitionSms(), st.partitionRemainderSms);
+  auto over = rt->createPipeline({.arenaBytes = 2 * MiB, .name = "over", .smCount = 8});
+  ASSERT_FALSE(over);
+  EXPECT_EQ(over.error().code(), ErrorCode::CapacityExceeded) << over.error().describe();
+  EXPECT_NE(over.error().message().find("64 of 64 SMs are committed"), std::string::npos)
+      << over.error().message();
+  std::set<uint32_t> rest, quotas;
+  // Round 1: all four at once. Round 2: quota-1 left, quota-3 came, plain-b is new.
+  for (int round = 1; round <= 2; ++round) {
+    std::vector<Pipeline *> plain = {plainA.get(), plainB.get()}, quota = {q1.get(), q2.get()};
+    std::vector<Buffer> outs;
+    for (Pipeline *p : plain)
+      outs.push_back(*p->allocate(blocks * 4));
+    for (Pipeline *p : quota)
+      outs.push_back(*p->allocate(blocks * 4));
+    std::vector<Pipeline *> all = plain;
+    all.insert(all.end(), quota.begin(), quota.end());
+    for (size_t i = 0; i < all.size(); ++i)
+      ASSERT_TRUE(launchProbe(*all[i], outs[i], blocks, 500));
+    std::set<uint32_t> roundRest, roundQuotas;
+    for (size_t i = 0; i < all.size(); ++i) {
+      ASSERT_TRUE(all[i]->synchronize());
+      auto s = smsOf(*all[i], outs[i], blocks);
+      (i < plain.size() ? roundRest : roundQuotas).insert(s.begin(), s.end());
+      ASSERT_TRUE(all[i]->free(outs[i]));
+    }
+    std::size_t shared = 0;
+    for (uint32_t sm : roundRest)
+      shared += roundQuotas.count(sm);
+    std::printf("[partition] round %d: pipelines without a quota on %zu SMs, quota pipelines "
+                "on %zu SMs, shared %zu\n",
+                round, roundRest.size(), roundQuotas.size(), shared);
+    EXPECT_EQ(shared, 0u) << "a pipeline without a quota ran on a quota pipeline's SM; rest "
+                          << list(roundRest) << " quotas " << list(roundQuotas);
+    // Non-vacuous: the grids spread over (nearly) all of their SMs.
+    EXPECT_GT(roundRest.size(), st.partitionRemainderSms * 9 / 10);
+    EXPECT_LE(roundRest.size(), st.partitionRemainderSms);
+    EXPECT_GT(roundQuotas.size(), 56u);
+    EXPECT_LE(roundQuotas.size(), 64u);
+    rest.insert(roundRest.begin(), roundRest.end());
+    quotas.insert(roundQuotas.begin(), roundQuotas.end());
+    if (round == 1) {
+      q1.reset();
+      q1 = pipeline({.arenaBytes = 2 * MiB, .name = "quota-3", .smCount = 32});
+      plainB = pipeline({.arenaBytes = 2 * MiB, .name = "plain-c"});
+      ASSERT_TRUE(q1 && plainB);
+    }
+  }
+  std::size_t shared = 0;
+  for (uint32_t sm : rest)
+    shared += quotas.count(sm);
+  std::printf("[partition] both rounds: rest %zu SMs, quotas %zu SMs, shared %zu\n", rest.size(),
+              quotas.size(), shared);
+  EXPECT_EQ(shared, 0u);
+  EXPECT_TRUE(runVadd(*plainA, kernel(vaddApp, "vadd"), 100000, 8));
 }

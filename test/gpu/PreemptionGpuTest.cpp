@@ -3,21 +3,14 @@
 // loose (the tests also run under compute-sanitizer); atoll-bench --only=cancel
 // measures the latency.
 #include "RuntimeGpuUtil.h"
+#include "TestTime.h"
 
 #include <thread>
 
 using namespace Atoll;
 using namespace atoll_test;
-using std::chrono::milliseconds;
-using Clock = std::chrono::steady_clock;
 
 namespace {
-
-constexpr uint64_t MiB = 1ull << 20;
-
-double msSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 class Preemption : public RuntimeGpu {};
 

@@ -3,6 +3,8 @@
 // detached thread, so that one that blocks fails the test instead of hanging it.
 #pragma once
 
+#include "TestTime.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -15,12 +17,6 @@
 #include <thread>
 
 namespace atoll_test {
-
-using Clock = std::chrono::steady_clock;
-
-inline double msSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
 
 /// A call on a detached thread that every wait bounds: a std::async future would
 /// block in its destructor, and a plain join forever, if the call never returns.
