@@ -3,7 +3,7 @@
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
 # Steps: attacks runtime isolation preemption hoststall hostile worker modulecheck
 # compile warp-probe review5-probe bench cancel memcheck
-# memcheck-preemption demo partition partition-bench
+# memcheck-preemption demo partition partition-bench localmem
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
 logs="${OUT:-/tmp/atoll-gpu-logs}"; mkdir -p "$logs"
@@ -25,6 +25,8 @@ for s in "$@"; do case "$s" in
   # contexts fails here (the H200 has them).
   partition) ( export ATOLL_EXPECT_PARTITIONS=1; TAIL=24 step partition 120 "$bundle/tests/atoll-gpu-partition" --gtest_brief=1 ) ;;
   partition-bench) TAIL=60 step partition-bench 300 "$bundle/bin/atoll-bench" --only=partition --out "$logs/bench-partition" --time-limit 280 ;;
+  # R5-F4/R6-F2: the local-memory reservation at start and the load-time frame check.
+  localmem) TAIL=24 step localmem 90 "$bundle/tests/atoll-gpu-local-memory" --gtest_brief=1 ;;
   hoststall) step hoststall 60 "$bundle/tests/atoll-gpu-host-stall" --gtest_brief=1 ;;
   # Issue 14: the hostile compile corpus through the sandboxed workers while a tenant
   # runs exact kernels; the worker's own tests (sandbox, protocol, pool) and the
@@ -50,7 +52,7 @@ for s in "$@"; do case "$s" in
     # The GPU tests under memcheck, all but the timing-sensitive ones (named
     # *TimingSensitive*; memcheck slows them past their bounds) and the context-loss
     # test (it faults the context on purpose). Says which, by name.
-    for t in runtime isolation preemption host-stall; do
+    for t in runtime isolation preemption host-stall partition local-memory; do
       bin="$bundle/tests/atoll-gpu-$t"
       excluded="$("$bin" --gtest_list_tests --gtest_filter='*TimingSensitive*' |
         awk '/^[^ ]/ {s=$1} /^  / {printf "%s%s%s", sep, s, $1; sep=" "}')"
