@@ -292,6 +292,12 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave) 
       [&](Instruction &I, uint64_t Run, bool Fresh) {
         if (Run <= (Fresh ? std::min<uint64_t>(EntryBudget, StraightBudget) : StraightBudget))
           return false;
+        // I alone costs more than the budget (nothing since the last poll): another
+        // poll before it would not help and would be asked for again forever (a
+        // <1024 x i32> store ran the pass out of memory). Left to the verification,
+        // which refuses the kernel.
+        if (Run == straightWeight(I))
+          return false;
         if (!Leave) {
           Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
           ReturnInst::Create(Ctx, Leave);

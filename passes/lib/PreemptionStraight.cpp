@@ -136,6 +136,22 @@ uint64_t straightWeight(const Instruction &I) {
   }
 }
 
+/// The compare of a poll's value, or the branch on that compare.
+static bool isPollTail(const Instruction &I, function_ref<bool(const Instruction &)> IsPoll) {
+  const Instruction *Cmp = &I;
+  if (auto *Br = dyn_cast<BranchInst>(&I)) {
+    if (!Br->isConditional())
+      return false;
+    Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  }
+  if (!Cmp || !isa<ICmpInst>(Cmp))
+    return false;
+  return any_of(Cmp->operands(), [&](const Value *Op) {
+    auto *L = dyn_cast<Instruction>(Op);
+    return L && IsPoll(*L);
+  });
+}
+
 bool feedsBranch(const Instruction &I) {
   return any_of(I.users(), [](const User *U) {
     return isa<ICmpInst>(U) && any_of(U->users(), [](const User *B) {
@@ -207,6 +223,10 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
           IsFresh = false;
           continue;
         }
+        // The poll's own compare and branch are part of it (without this, an
+        // instruction of exactly the budget after a poll would ask for polls forever).
+        if (isPollTail(I, IsPoll))
+          continue;
         uint64_t W = straightWeight(I);
         if (!W)
           continue;

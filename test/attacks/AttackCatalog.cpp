@@ -658,7 +658,8 @@ std::vector<Attack> buildAttacks() {
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});
   // R3-F5 part 2: loop-free, 1024 dependent loads per thread (chains that never meet,
-  // over the whole 4 MiB table), 2^24 blocks of 32 threads (seconds in all): the
+  // over the whole 4 MiB table), 2^24 blocks of 512 threads (seconds in all; with 32
+  // threads the H200 ran the grid in 188 ms, too short to show anything): the
   // straight-line polls end every chain within 256 accesses of the cancel, so the rest
   // of the grid drains within the cancel deadline (about a quarter of what is left).
   // straight_chase_natural runs the same grid uncancelled: its time is what the grid
@@ -667,8 +668,8 @@ std::vector<Attack> buildAttacks() {
   {
     Attack &a = add(contained("straight_chase", "timeout", "straight_chase",
                               "R3-F5: no loop, 1024 dependent global loads per thread, 2^24 "
-                              "blocks x 32 threads (a poll at least every 256 accesses)",
-                              {L("straight_chase", {atkA(), atkB()}, {1u << 24}, {32})}));
+                              "blocks x 512 threads (a poll at least every 256 accesses)",
+                              {L("straight_chase", {atkA(), atkB()}, {1u << 24}, {512})}));
     a.timeoutMs = 500;
     a.neverEnds = true;
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
@@ -676,7 +677,7 @@ std::vector<Attack> buildAttacks() {
     Attack &n = add(contained("straight_chase_natural", "timeout", "straight_chase",
                               "straight_chase's grid uncancelled: how long it runs without "
                               "a cancel (= without the polls)",
-                              {L("straight_chase", {atkA(), atkB()}, {1u << 24}, {32})}));
+                              {L("straight_chase", {atkA(), atkB()}, {1u << 24}, {512})}));
     n.showTime = true;
     n.note = "ends on its own; the ms it ran must be well over 1500 (timeout 500 + "
              "cancelDeadline 1000), or straight_chase would pass without its polls";

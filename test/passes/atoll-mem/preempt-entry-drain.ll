@@ -8,8 +8,8 @@
 ; entry (default: the straight-line budget, docs/passes.md).
 ; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-test-skip-entry-cancel -S %s | FileCheck %s --check-prefix=NOSTART
-; A lower entry budget: the chain's first poll comes after 4 accesses, the next 15
-; accesses later (the straight-line budget of 1100 counts from there).
+; A lower entry budget: the chain's first poll comes after 4 accesses, the next about
+; 15 accesses later (the straight-line budget of 1100 counts from there).
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=300 -atoll-preempt-straight-budget=1100 -S %s | FileCheck %s --check-prefix=ENTRY
 ; RUN: not %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=300 -atoll-preempt-straight-budget=1100 -atoll-test-skip-straight-polls -disable-output %s 2>&1 | FileCheck %s --check-prefix=REFUSED
 
@@ -42,9 +42,9 @@ exit:
 ; ENTRY:         %v3 = load i32
 ; ENTRY:         load volatile i32, ptr addrspace(1) %atoll.ctrl.straight
 ; ENTRY:         %v4 = load i32
-; ENTRY:         %v18 = load i32
+; ENTRY:         %v17 = load i32
 ; ENTRY:         load volatile i32, ptr addrspace(1) %atoll.ctrl.straight
-; ENTRY:         %v19 = load i32
+; ENTRY:         store i32 %v19
 ; CHECK-LABEL: define ptx_kernel void @chain(
 ; CHECK-NOT:     atoll.cancel.start
 ; CHECK-NOT:     load volatile
