@@ -362,6 +362,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
   AllocaInst *Count = nullptr, *Fuel = nullptr;
+  Value *StartCancelled = nullptr;
   if (Counted) {
     Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
     Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
@@ -385,17 +386,18 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
                                       nullptr, "atoll.fuel.budget");
     Value *First = EB.CreateBinaryIntrinsic(Intrinsic::umin, Budget, EB.getInt64(Interval));
     Value *FirstCount = EB.CreateTrunc(First, I32);
-    // R6-F3: a block that starts after a cancel polls at its first back edge or
-    // charge (not 2^K iterations later: up to 2^22 units per block, minutes for a
-    // grid of 2^24 blocks). The cancel word is read here without a branch (an entry
-    // poll that waits for it cost streaming kernels up to 3.4x); the counter starts at
-    // 0 when it is set. Volatile: the fuel load above may have put a stale copy of
-    // the line in L1.
+    // R6-F3: a block that starts after a cancel polls at the first back edge of a
+    // checked loop (not 2^K iterations later: up to 2^22 units per block, minutes for
+    // a grid of 2^24 blocks). The cancel word is read here without a branch (an entry
+    // poll that waits for it cost streaming kernels up to 3.4x) and used only on the
+    // way into a checked loop, where the counter becomes 0 when it was set: charged
+    // loops (at most 2^20 units) never wait for the read (at a charge it cost the
+    // grid-stride kernels up to 7% on the H200). Volatile: the fuel load above may
+    // have put a stale copy of the line in L1.
     if (!TestSkipEntryCancel) {
       Value *AtStart = EB.CreateAlignedLoad(I32, CancelPtr, Align(4),
                                             /*isVolatile=*/true, "atoll.cancel.start");
-      Value *Set = EB.CreateICmpNE(AtStart, EB.getInt32(0));
-      FirstCount = EB.CreateSelect(Set, EB.getInt32(0), FirstCount, "atoll.poll.first");
+      StartCancelled = EB.CreateICmpNE(AtStart, EB.getInt32(0), "atoll.cancelled.start");
     }
     EB.CreateStore(FirstCount, Count);
     EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
@@ -489,6 +491,13 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   if (TestSkipFirstCheck && !Sites.empty())
     Sites.erase(Sites.begin());
   for (Site &S : Sites) {
+    if (StartCancelled && !S.Eager)
+      for (BasicBlock *In : predecessors(S.Header))
+        if (!is_contained(S.Latches, In)) {
+          IRBuilder<> B(In->getTerminator());
+          Value *C = B.CreateLoad(I32, Count);
+          B.CreateStore(B.CreateSelect(StartCancelled, B.getInt32(0), C, "atoll.poll.first"), Count);
+        }
     BasicBlock *Edge = SplitBlockPredecessors(S.Header, S.Latches, ".atoll.backedge");
     if (!Edge) {
       Refuse(F, S.Latches.front()->getTerminator(),

@@ -37,7 +37,7 @@ exit:
 ; CHECK-NEXT:    br label %atoll.body
 ; CHECK:       atoll.body:
 ; CHECK-NEXT:    %x = add i64 %n, 1
-; CHECK-NEXT:    br label %loop
+; CHECK:         br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     alloca
 ; CHECK:         call i32 @llvm.umin.i32(i32 {{%.*}}, i32 12)

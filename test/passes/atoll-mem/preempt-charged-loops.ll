@@ -87,6 +87,7 @@ exit:
 ; CHECK:       loop.atoll.fast:
 ; CHECK:         br i1 %c.atoll.fast, label %loop.atoll.fast, label %exit, !llvm.loop !{{[0-9]+}}, !atoll.bounded
 ; CHECK:       loop.ph:
+; CHECK-NEXT:    %atoll.poll.first = select i1 %atoll.cancelled.start, i32 0, i32 %{{.*}}
 ; CHECK-NEXT:    br label %loop
 ; CHECK:       loop.atoll.backedge:
 ; CHECK-NEXT:    %atoll.poll.next{{[0-9]*}} = sub i32 %{{.*}}, 1
