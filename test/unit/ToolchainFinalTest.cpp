@@ -1,0 +1,294 @@
+// The toolchain unit tests of what is checked is what is emitted (issue 13, classes 4
+// and 5): the final module, the PTX validator on real hardened PTX, the checks after
+// code generation. Split from ToolchainTest.cpp (over 1000 lines).
+#include "atoll/toolchain/Toolchain.h"
+#include "ToolchainInternal.h"
+#include "ptx/PtxValidator.h"
+#include "atoll/abi.h"
+#include "atoll/passes/StraightLine.h"
+#include "atoll/passes/HardeningReport.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+#include "TestKernels.h"
+#include <gtest/gtest.h>
+#include <optional>
+#include <regex>
+#include <thread>
+#include "ToolchainTestSupport.h"
+
+
+using namespace llvm;
+using namespace Atoll::toolchain;
+using Atoll::KernelInfo;
+using Atoll::ParamInfo;
+using Atoll::ParamKind;
+
+using namespace toolchain_test;
+
+
+// --- what is checked is what is emitted (issue 13, classes 4 and 5) -----------
+
+namespace {
+
+Atoll::ptx::Expectation expectationOf(const CompiledModule &C) {
+  Atoll::ptx::Expectation E;
+  E.hiddenParams = ATOLL_HIDDEN_PARAM_COUNT;
+  for (const KernelInfo &S : C.kernels)
+    E.entries.push_back({S.name, uint32_t(S.params.size())});
+  return E;
+}
+
+// A kernel with static and dynamic shared memory, a barrier, a local array and a
+// constant table: the forms the validator must accept in real hardened PTX.
+const std::string SharedAndConst = withHeader(R"(
+@tile = internal addrspace(3) global [64 x float] undef, align 4
+@dyn = external addrspace(3) global [0 x float], align 16
+@tab = internal addrspace(4) constant [4 x float] [float 1.0, float 2.0, float 3.0, float 4.0]
+define ptx_kernel void @smem(ptr %out, i32 %j) {
+entry:
+  %loc = alloca [8 x float], align 4
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = and i32 %tid, 63
+  %i64 = zext i32 %i to i64
+  %jj = and i32 %j, 3
+  %j64 = zext i32 %jj to i64
+  %pt = getelementptr [4 x float], ptr addrspace(4) @tab, i64 0, i64 %j64
+  %c = load float, ptr addrspace(4) %pt
+  %ps = getelementptr [64 x float], ptr addrspace(3) @tile, i64 0, i64 %i64
+  store float %c, ptr addrspace(3) %ps
+  %pd = getelementptr float, ptr addrspace(3) @dyn, i64 %i64
+  store float %c, ptr addrspace(3) %pd
+  %pl = getelementptr [8 x float], ptr %loc, i64 0, i64 %j64
+  store float %c, ptr %pl
+  call void @llvm.nvvm.barrier0()
+  %v = load float, ptr addrspace(3) %ps
+  %w = load float, ptr %pl
+  %s = fadd float %v, %w
+  %po = getelementptr float, ptr %out, i64 %i64
+  store float %s, ptr %po
+  ret void
+}
+declare void @llvm.nvvm.barrier0()
+)") + atoll_test::TidDeclaration;
+
+} // namespace
+
+TEST(ToolchainFinal, RealHardenedPtxPassesTheValidator) {
+  for (const std::string *IR : {&VecAdd, &SharedAndConst}) {
+    for (auto Mode : {Atoll::ClampingMode::MaskBased, Atoll::ClampingMode::ModuloBased}) {
+      CompileOptions Opts;
+      Opts.Mode = Mode;
+      auto C = compileIR(*IR, Opts); // compile() already validates
+      ASSERT_TRUE(!!C) << toString(C.takeError());
+      EXPECT_FALSE(Atoll::ptx::validate(C->ptx, expectationOf(*C)).has_value());
+      // The same PTX with another kernel list, or without the hidden parameters,
+      // is refused: the check is not vacuous.
+      auto Wrong = expectationOf(*C);
+      Wrong.entries.push_back({"phantom", 0});
+      EXPECT_TRUE(Atoll::ptx::validate(C->ptx, Wrong).has_value());
+      auto NoHidden = expectationOf(*C);
+      NoHidden.hiddenParams = 0;
+      EXPECT_TRUE(Atoll::ptx::validate(C->ptx, NoHidden).has_value());
+    }
+  }
+}
+
+TEST(ToolchainFinal, SignaturesComeFromTheFinalModule) {
+  LLVMContext Ctx;
+  auto M = parse(VecAdd, Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto Before = kernelSignatures(**M);
+  auto C = compileModule(**M, CompileOptions{});
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 1u);
+  EXPECT_EQ(C->kernels[0].name, "vadd");
+  ASSERT_EQ(C->kernels[0].params.size(), Before[0].params.size()); // hidden ones left out
+  for (size_t I = 0; I < Before[0].params.size(); ++I)
+    EXPECT_EQ(C->kernels[0].params[I].type, Before[0].params[I].type);
+}
+
+TEST(ToolchainFinal, UnhardenedOrExtraDefinitionsAreCompileErrors) {
+  LLVMContext Ctx;
+  auto M = parse(withHeader("define void @helper() { ret void }\n" +
+                            std::string(atoll_test::VecAddKernel) + atoll_test::TidDeclaration),
+                 Ctx);
+  ASSERT_TRUE(!!M) << toString(M.takeError());
+  auto F = failureOf(finalKernelSignatures(**M, /*Hardened=*/true));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_EQ(F->Message, "function 'helper' is still defined after hardening: only hardened "
+                        "kernels may reach the PTX");
+  (*M)->getFunction("helper")->eraseFromParent();
+  F = failureOf(finalKernelSignatures(**M, /*Hardened=*/true));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Message, "kernel 'vadd' was not hardened by atoll-mem");
+}
+
+TEST(ToolchainFinal, KernelsWithoutExternalLinkageAreRefused) {
+  auto F = failureOf(compileIR(withHeader(R"(
+define internal ptx_kernel void @gone(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+define ptx_kernel void @kept(ptr %p) {
+  store i32 2, ptr %p
+  ret void
+}
+)")));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  EXPECT_EQ(F->Message, "refused: kernel 'gone' does not have external linkage (optimisation "
+                        "could delete or rename it)");
+}
+
+TEST(ToolchainFinal, WeakAndLinkonceKernelsAreKept) {
+  auto C = compileIR(withHeader(R"(
+define linkonce_odr ptx_kernel void @tmpl(ptr %p) {
+  store i32 1, ptr %p
+  ret void
+}
+define weak_odr ptx_kernel void @tmpl2(ptr %p) {
+  store i32 2, ptr %p
+  ret void
+}
+)"));
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  ASSERT_EQ(C->kernels.size(), 2u);
+  EXPECT_EQ(C->kernels[0].name, "tmpl");
+  EXPECT_EQ(C->kernels[1].name, "tmpl2");
+  EXPECT_NE(C->ptx.find(".entry tmpl("), std::string::npos);
+}
+
+TEST(ToolchainFinal, ValidatorRefusalIsTypedAndNamesTheLine) {
+  auto F = failureOf(compileIR(withHeader(R"(
+define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
+  store i32 1, ptr %p
+  ret void
+}
+)")));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  EXPECT_NE(F->Message.find("refused by the PTX validator: PTX line "), std::string::npos)
+      << F->Message;
+  EXPECT_NE(F->Message.find("directive '.explicitcluster' is not allowed on an entry"),
+            std::string::npos)
+      << F->Message;
+}
+
+// R2-F2: the check after code generation. A hardened kernel whose cycle has no
+// read of the cancel word (a pass bug) is a CompileError; the same cycle with a
+// volatile load through the control parameter and an exit, or marked as the pass's
+// own bounded loop, passes.
+TEST(ToolchainFinal, EveryCycleMustPollAfterCodegen) {
+  auto Kernel = [](const char *Body, const char *Extra = "") {
+    return withHeader(std::string(R"(
+define ptx_kernel void @k(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0 {
+entry:
+  br label %loop
+loop:
+)") + Body + R"(
+done:
+  ret void
+}
+attributes #0 = { "atoll-hardened"="mask-based" }
+)" + Extra);
+  };
+  LLVMContext Ctx;
+  auto Bad = parse(Kernel("  store i32 1, ptr %p\n  br label %loop\n"), Ctx);
+  ASSERT_TRUE(!!Bad) << toString(Bad.takeError());
+  auto E = checkCyclesPolled(**Bad);
+  auto F = failureOf(std::move(E));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("kernel 'k': a cycle (header 'loop') has no preemption check after "
+                            "code generation"),
+            std::string::npos)
+      << F->Message;
+
+  auto Good = parse(Kernel(R"(  %c = inttoptr i64 %__atoll_control to ptr addrspace(1)
+  %w = load volatile i32, ptr addrspace(1) %c, align 4
+  %s = icmp ne i32 %w, 0
+  br i1 %s, label %done, label %loop
+)"),
+                    Ctx);
+  ASSERT_TRUE(!!Good) << toString(Good.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Good)));
+
+  // A volatile load of another address is not a poll.
+  auto Other = parse(Kernel(R"(  %w = load volatile i32, ptr %p, align 4
+  %s = icmp ne i32 %w, 0
+  br i1 %s, label %done, label %loop
+)"),
+                     Ctx);
+  ASSERT_TRUE(!!Other) << toString(Other.takeError());
+  EXPECT_TRUE(failureOf(checkCyclesPolled(**Other)));
+
+  auto Marked = parse(Kernel("  store i32 1, ptr %p\n  br label %loop, !atoll.bounded !0\n",
+                             "!0 = !{}\n"),
+                      Ctx);
+  ASSERT_TRUE(!!Marked) << toString(Marked.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Marked)));
+
+  // A marked (charged) inner loop does not excuse the outer cycle around it.
+  auto Outer = parse(Kernel(R"(  br label %inner
+inner:
+  %c = load i1, ptr %p
+  br i1 %c, label %inner, label %latch, !atoll.bounded !0
+latch:
+  br label %loop
+)",
+                            "!0 = !{}\n"),
+                     Ctx);
+  ASSERT_TRUE(!!Outer) << toString(Outer.takeError());
+  auto FO = failureOf(checkCyclesPolled(**Outer));
+  ASSERT_TRUE(FO);
+  EXPECT_NE(FO->Message.find("a cycle (header 'loop') has no preemption check"), std::string::npos)
+      << FO->Message;
+}
+
+// R3-F5 part 2: a loop-free path longer than twice the straight-line budget without
+// a poll is refused after code generation; the same path with a poll in the middle
+// passes.
+TEST(ToolchainFinal, StraightLineBudgetAfterCodegen) {
+  const uint64_t Loads = 2 * Atoll::DefaultStraightBudget / Atoll::StraightMemoryWeight + 8;
+  auto Kernel = [&](bool PollHalfWay) {
+    std::string Body;
+    for (uint64_t I = 0; I < Loads; ++I) {
+      if (PollHalfWay && I == Loads / 2)
+        Body += "  %c = inttoptr i64 %__atoll_control to ptr addrspace(1)\n"
+                "  %w = load volatile i32, ptr addrspace(1) %c, align 4\n"
+                "  %s = icmp ne i32 %w, 0\n"
+                "  br i1 %s, label %done, label %rest\nrest:\n";
+      Body += "  %v" + std::to_string(I) + " = load volatile i32, ptr %p, align 4\n";
+    }
+    return withHeader(R"(
+define ptx_kernel void @k(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0 {
+entry:
+)" + Body + R"(  br label %done
+done:
+  ret void
+}
+attributes #0 = { "atoll-hardened"="mask-based" }
+)");
+  };
+  LLVMContext Ctx;
+  auto Bad = parse(Kernel(false), Ctx);
+  ASSERT_TRUE(!!Bad) << toString(Bad.takeError());
+  auto F = failureOf(checkCyclesPolled(**Bad));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::CompileError);
+  EXPECT_NE(F->Message.find("kernel 'k': a path without loops (block 'entry') runs more than " +
+                            std::to_string(2 * Atoll::DefaultStraightBudget) + " units of work (" +
+                            std::to_string(2 * Atoll::DefaultEntryBudget) +
+                            " from the kernel's entry) without a cancel poll after code "
+                            "generation"),
+            std::string::npos)
+      << F->Message;
+  auto Good = parse(Kernel(true), Ctx);
+  ASSERT_TRUE(!!Good) << toString(Good.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Good)));
+}
