@@ -729,17 +729,10 @@ std::vector<Attack> buildAttacks() {
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "within the cancel deadline (polls every 256 divisions) with the victim intact";
   }
-  {
-    Attack &a = add(contained("charged_vector_div", "timeout", "vector_div",
-                              "R6-F1: a wait around a 4096-iteration loop of 4 udiv <64 x i64>, "
-                              "1056 x 256 threads (the loop must not be charged)",
-                              {L("charged_vector_div", {atkA(), u64(12345), atkB()}, {1056},
-                                 {256})}));
-    a.timeoutMs = 500;
-    a.neverEnds = true;
-    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
-             "(the pipeline is not wedged) with the victim intact";
-  }
+  neverEndsIn("charged_vector_div", "vector_div", "charged_vector_div",
+              "R6-F1: a wait around a 4096-iteration loop of 4 udiv <64 x i64>, 1056 x 256 "
+              "threads (the loop must not be charged)",
+              {atkA(), u64(12345), atkB()});
   // R4-F1: willreturn made ScalarEvolution count i != n (step 2) as finite; for odd n
   // the unchecked copy never ended. willreturn is stripped now: the loop polls.
   {

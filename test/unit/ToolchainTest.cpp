@@ -26,12 +26,6 @@
 #include "ToolchainTestSupport.h"
 
 
-using namespace llvm;
-using namespace Atoll::toolchain;
-using Atoll::KernelInfo;
-using Atoll::ParamInfo;
-using Atoll::ParamKind;
-
 using namespace toolchain_test;
 
 namespace {
