@@ -136,9 +136,9 @@ struct RuntimeOptions {
   /// Most blocks of one launch (grid.x * grid.y * grid.z); a larger grid is refused
   /// (InvalidLaunch). A cancelled grid still starts every block (there is no entry
   /// poll: it cost up to 3.4x on streaming kernels), and each runs until its first
-  /// poll or its end: with loops, its first back edge or charge (the counter starts
-  /// from the cancel word, R6-F3); loop-free, at most the entry budget (16384 units,
-  /// docs/passes.md). Empty blocks drain in ~8 ms for 2^24 at full occupancy. The device
+  /// poll or its end: the first back edge of a checked loop (the cancel word read at
+  /// entry, R6-F3), after a charged loop (at most 2^20 units), or loop-free at most
+  /// the entry budget (16384 units, docs/passes.md). Empty blocks drain in ~8 ms for 2^24 at full occupancy. The device
   /// allows 2^31-1 x 65535 x 65535 (hours of empty blocks). 1 .. 2^63.
   uint64_t maxBlocksPerLaunch = uint64_t(1) << 24;
   /// Bounds on what tenants may ask for (docs/runtime-api.md, "Timeouts and the
