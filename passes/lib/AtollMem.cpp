@@ -353,13 +353,15 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     if (Opts.Preempt &&
         (!expandMemIntrinsicLoops(*NewF, Refuse) ||
          !insertPreemptionChecks(*NewF, Control,
-                                 PreemptOptions{Opts.Preempt, Opts.PollShift, FrameBytes}, Refuse) ||
+                                 PreemptOptions{Opts.Preempt, Opts.PollShift, FrameBytes,
+                                                ZeroShared},
+                                 Refuse) ||
          !verifyPreemptionChecks(*NewF, Control, Refuse, FrameBytes)))
       continue;
     // The entry poll split the entry block: re-anchor the entry builder on its
     // terminator's (new) block for the zero-init.
     C.entryBuilder().SetInsertPoint(&*C.entryBuilder().GetInsertPoint());
-    emitZeroInit(*NewF, C, ZeroShared);
+    emitZeroInit(*NewF, C, ZeroShared, Opts.Preempt ? Control : nullptr);
     // The zero-init's memsets of frame objects longer than the codegen bound become
     // IR loops too (bounded by the object's size), marked with the shared zeroing.
     if (Opts.Preempt) {

@@ -205,6 +205,9 @@ private:
 
 /// Zero-initialises, at kernel entry, every static alloca and (when the kernel can
 /// reach shared memory) the whole user shared window, then a CTA barrier.
-void emitZeroInit(llvm::Function &Kernel, KernelConfiner &C, bool ZeroShared);
+/// Control: the control parameter when the kernel takes preemption checks (a long
+/// shared zeroing is preceded by a block-wide cancel vote, R7-F1), else null.
+void emitZeroInit(llvm::Function &Kernel, KernelConfiner &C, bool ZeroShared,
+                  llvm::Value *Control = nullptr);
 
 } // namespace Atoll

@@ -15,6 +15,8 @@
 // 32-bit offsets halve the instructions per access (one LOP3 instead of two, 32-bit
 // address arithmetic before it) and the registers they hold.
 #include "AtollMemInternal.h"
+#include "Preemption.h"
+#include "atoll/passes/StraightLine.h"
 
 #include "atoll/abi.h"
 
@@ -389,7 +391,7 @@ Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const Confinement &Ho
   llvm_unreachable("covered switch");
 }
 
-void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
+void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared, Value *Control) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   IRBuilder<> &B = C.entryBuilder();
   // Every static stack object starts as zeros: no residue of an earlier kernel.
@@ -436,6 +438,25 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared) {
   BasicBlock *Done = BasicBlock::Create(Ctx, "atoll.zero.done", &F, Rest);
   Pre->getTerminator()->eraseFromParent();
   IRBuilder<> PB(Pre);
+  if (Control) {
+    // R7-F1: the launch chooses the window and the block size, so the zeroing can
+    // run thousands of stores per thread (227 KiB, one thread) in every block that
+    // starts after a cancel. When it is longer than the entry budget's worth of
+    // stores (block-uniform: both are the launch's), the block first votes on the
+    // cancel word and leaves as a whole; a thread alone must not leave here, or its
+    // share of the window would keep the last kernel's data (R7-F11).
+    BasicBlock *Vote = BasicBlock::Create(Ctx, "atoll.zero.vote", &F, Loop);
+    BasicBlock *Go = BasicBlock::Create(Ctx, "atoll.zero.go", &F, Loop);
+    BasicBlock *Out = BasicBlock::Create(Ctx, "atoll.zero.leave", &F, Rest);
+    ReturnInst::Create(Ctx, Out);
+    const uint64_t MaxStores = DefaultEntryBudget / StraightMemoryWeight;
+    PB.CreateCondBr(PB.CreateICmpUGT(Bytes, PB.CreateMul(Step, I64C(MaxStores)), "atoll.zero.long"),
+                    Vote, Go);
+    IRBuilder<> VB(Vote);
+    VB.CreateCondBr(voteCancel(VB, Control), Out, Go);
+    Pre = Go;
+    PB.SetInsertPoint(Go);
+  }
   PB.CreateCondBr(PB.CreateICmpULE(PB.CreateAdd(Start, I64C(16)), Bytes), Loop, Tail);
 
   IRBuilder<> LB(Loop);

@@ -33,6 +33,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
@@ -89,6 +90,7 @@ STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
 STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
 STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
 STATISTIC(NumStraightPolls, "Polls put in straight-line code by its budget");
+STATISTIC(NumEntryChecks, "Entry checks (branches on the entry read) put in loop-free code");
 STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
 namespace Atoll {
@@ -142,6 +144,8 @@ bool isCheckBlock(const BasicBlock &BB, const Value *Control) {
   auto *Br = dyn_cast<BranchInst>(BB.getTerminator());
   if (!Br || !Br->isConditional())
     return false;
+  if (isVoteCondition(Br->getCondition(), Control))
+    return true;
   auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
   if (!Cmp)
     return false;
@@ -150,6 +154,26 @@ bool isCheckBlock(const BasicBlock &BB, const Value *Control) {
 }
 
 } // namespace
+
+Value *voteCancel(IRBuilder<> &B, Value *Control) {
+  LLVMContext &Ctx = B.getContext();
+  Value *Ptr = B.CreateIntToPtr(Control, PointerType::get(Ctx, 1), "atoll.ctrl.vote");
+  Value *W = B.CreateAlignedLoad(Type::getInt32Ty(Ctx), Ptr, Align(4), /*isVolatile=*/true,
+                                 "atoll.cancel.vote");
+  Value *Mine = B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled.mine");
+  return B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_red_or_all, {},
+                           {B.getInt32(0), Mine}, nullptr, "atoll.cancelled.block");
+}
+
+bool isVoteCondition(const Value *Cond, const Value *Control) {
+  auto *Vote = dyn_cast<IntrinsicInst>(Cond);
+  if (!Vote || Vote->getIntrinsicID() != Intrinsic::nvvm_barrier_cta_red_or_all)
+    return false;
+  auto *Cmp = dyn_cast<ICmpInst>(Vote->getArgOperand(1));
+  auto *L = Cmp ? dyn_cast<LoadInst>(Cmp->getOperand(0)) : nullptr;
+  auto *P = L ? dyn_cast<IntToPtrInst>(L->getPointerOperand()) : nullptr;
+  return P && L->isVolatile() && P->getOperand(0) == Control;
+}
 
 bool expandMemIntrinsicLoops(Function &F, const RefuseFn &Refuse) {
   if (TestSkipMemExpansion)
@@ -234,14 +258,16 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
   bool OverFresh = false;
   uint64_t Longest = walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
-      [&](Instruction &I, uint64_t Run, bool Fresh) {
-        if (Run > (Fresh ? std::min<uint64_t>(EntryBudget, StraightBudget) : StraightBudget) &&
-            !Over) {
+      [&](Instruction &I, uint64_t Run, uint64_t FreshRun) {
+        const bool OverEntry = FreshRun > std::min<uint64_t>(EntryBudget, StraightBudget);
+        if ((Run > StraightBudget || OverEntry) && !Over) {
           Over = &I;
-          OverFresh = Fresh && EntryBudget < StraightBudget;
+          OverFresh = OverEntry && Run <= StraightBudget;
         }
         return false;
-      });
+      },
+      [&](const Instruction &I) { return isEntryCheck(I, Control); },
+      [&](const Instruction &I) { return isEntryReadOrCompare(I, Control); });
   if (Over || Longest > StraightBudget) {
     Refuse(F, Over ? Over : F.getEntryBlock().getTerminator(), StateSpace::Unknown,
            AccessKind::Call,
@@ -277,31 +303,97 @@ void markBoundedCycles(Function &F, Value *Control) {
   });
 }
 
+/// The kernel's entry read of the cancel word (R6-F3): a relaxed atomic load at the
+/// top of the entry block that nothing waits for until a loop is entered or an
+/// entry check branches on it. Relaxed, not volatile: it is no poll by itself
+/// (isEntryRead), and it reads at system scope, so no stale copy of the line in L1
+/// answers it. Made on first use; returns the "cancelled" compare.
+namespace {
+struct EntryRead {
+  Function &F;
+  Value *Control;
+  Value *Cancelled = nullptr;
+  Value *get() {
+    if (Cancelled)
+      return Cancelled;
+    LLVMContext &Ctx = F.getContext();
+    BasicBlock &Entry = F.getEntryBlock();
+    IRBuilder<> B(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+    Value *Ptr = B.CreateIntToPtr(Control, PointerType::get(Ctx, 1), "atoll.ctrl.entry");
+    LoadInst *W = B.CreateAlignedLoad(Type::getInt32Ty(Ctx), Ptr, Align(4), "atoll.cancel.start");
+    W->setAtomic(AtomicOrdering::Monotonic);
+    Cancelled = B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled.start");
+    return Cancelled;
+  }
+  /// Removes the read when nothing branches or selects on it (a kernel without
+  /// checked loops and without entry checks pays no load).
+  void dropIfUnused() {
+    auto *Cmp = cast_or_null<Instruction>(Cancelled);
+    if (!Cmp || !Cmp->use_empty())
+      return;
+    auto *W = cast<Instruction>(Cmp->getOperand(0));
+    auto *Ptr = cast<Instruction>(W->getOperand(0));
+    Cmp->eraseFromParent();
+    W->eraseFromParent();
+    Ptr->eraseFromParent();
+    Cancelled = nullptr;
+  }
+};
+} // namespace
+
 /// The straight-line budget (R3-F5 part 2): a poll (cancel only; fuel counts
 /// iterations) right before the instruction at which the work since the last poll,
-/// on some path without a cycle-closing edge, would exceed the budget. Leave is the
-/// kernel's exit block (made here when the checks left none).
-static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave) {
-  if (TestSkipStraightPolls)
+/// on some path without a cycle-closing edge, would exceed the budget. In loop-free
+/// code reached from the entry without a poll, an entry check (a branch on the entry
+/// read) before the work exceeds the entry budget: a block that starts after a
+/// cancel leaves there (R6-F3). Leave is the kernel's exit block (made here when the
+/// checks left none).
+static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
+                                EntryRead &Start) {
+  if (TestSkipStraightPolls) {
+    Start.dropIfUnused();
     return;
+  }
   LLVMContext &Ctx = F.getContext();
   MDNode *Unlikely = MDBuilder(Ctx).createUnlikelyBranchWeights();
   Value *CtrlPtr = nullptr;
+  // The read exists during the walk, so its weight counts as it will in the
+  // verification; dropped after it when no entry check needed it.
+  Start.get();
+  auto LeaveBefore = [&](Instruction &I, Value *Cancelled, StringRef Name) {
+    if (!Leave) {
+      Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
+      ReturnInst::Create(Ctx, Leave);
+    }
+    // Inside a charged (bounded) loop the first half keeps the loop's mark, which
+    // split moved to the second half's terminator (isChargedCycle wants every block).
+    MDNode *Bounded = I.getParent()->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD);
+    Instruction *T = SplitBlockAndInsertIfThen(Cancelled, &I, false, Unlikely);
+    T->getParent()->setName(Name);
+    if (Bounded)
+      T->getParent()->getSinglePredecessor()->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD,
+                                                                            Bounded);
+    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+  };
   walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
-      [&](Instruction &I, uint64_t Run, bool Fresh) {
-        if (Run <= (Fresh ? std::min<uint64_t>(EntryBudget, StraightBudget) : StraightBudget))
+      [&](Instruction &I, uint64_t Run, uint64_t FreshRun) {
+        const bool OverEntry = FreshRun > std::min<uint64_t>(EntryBudget, StraightBudget);
+        if (Run <= StraightBudget && !OverEntry)
           return false;
+        if (Run <= StraightBudget) {
+          // The entry check: no new load (one that waits before the work made
+          // streaming kernels up to 3.4x slower), just a branch on the entry read.
+          LeaveBefore(I, Start.get(), "atoll.cancel.entrycheck");
+          ++NumEntryChecks;
+          return true;
+        }
         // I alone costs more than the budget (nothing since the last poll): another
         // poll before it would not help and would be asked for again forever (a
         // <1024 x i32> store ran the pass out of memory). Left to the verification,
         // which refuses the kernel.
-        if (Run == straightWeight(I))
+        if (Run == walkWeight(I))
           return false;
-        if (!Leave) {
-          Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
-          ReturnInst::Create(Ctx, Leave);
-        }
         IRBuilder<> B(&I);
         if (!CtrlPtr) {
           BasicBlock &Entry = F.getEntryBlock();
@@ -310,13 +402,14 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave) 
         }
         LoadInst *W = B.CreateAlignedLoad(Type::getInt32Ty(Ctx), CtrlPtr, Align(4),
                                           /*isVolatile=*/true, "atoll.cancel");
-        Value *Cancelled = B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled");
-        Instruction *T = SplitBlockAndInsertIfThen(Cancelled, &I, false, Unlikely);
-        T->getParent()->setName("atoll.cancel.straight");
-        ReplaceInstWithInst(T, BranchInst::Create(Leave));
+        LeaveBefore(I, B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled"),
+                    "atoll.cancel.straight");
         ++NumStraightPolls;
         return true;
-      });
+      },
+      [&](const Instruction &I) { return isEntryCheck(I, Control); },
+      [&](const Instruction &I) { return isEntryReadOrCompare(I, Control); });
+  Start.dropIfUnused();
 }
 
 bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &Opts,
@@ -331,12 +424,19 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     BasicBlock *Header;
     SmallVector<BasicBlock *, 4> Latches;
     bool Eager;
+    /// Every edge into the cycle from outside it (R7-F4: an irreducible cycle has
+    /// entries other than its header).
+    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 4> EntryEdges;
   };
   SmallVector<Site, 8> Sites;
   bool Checkable = forEachCycle(F, [&](const CycleInfo::CycleT &C) {
     if (isChargedCycle(C))
       return true;
-    Site S{C.getHeader(), {}, cycleWaits(C)};
+    Site S{C.getHeader(), {}, cycleWaits(C), {}};
+    for (BasicBlock *E : C.getEntries())
+      for (BasicBlock *P : predecessors(E))
+        if (!C.contains(P))
+          S.EntryEdges.push_back({P, E});
     for (BasicBlock *P : predecessors(S.Header))
       if (C.contains(P) && !is_contained(S.Latches, P)) {
         if (!isa<BranchInst, SwitchInst>(P->getTerminator())) {
@@ -362,7 +462,6 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
   AllocaInst *Count = nullptr, *Fuel = nullptr;
-  Value *StartCancelled = nullptr;
   if (Counted) {
     Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
     Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
@@ -388,20 +487,14 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     Value *FirstCount = EB.CreateTrunc(First, I32);
     // R6-F3: a block that starts after a cancel polls at the first back edge of a
     // checked loop (not 2^K iterations later: up to 2^22 units per block, minutes for
-    // a grid of 2^24 blocks). The cancel word is read here without a branch (an entry
-    // poll that waits for it cost streaming kernels up to 3.4x) and used only on the
-    // way into a checked loop, where the counter becomes 0 when it was set: charged
-    // loops (at most 2^20 units) never wait for the read (at a charge it cost the
-    // grid-stride kernels up to 7% on the H200). Volatile: the fuel load above may
-    // have put a stale copy of the line in L1.
-    if (!TestSkipEntryCancel) {
-      Value *AtStart = EB.CreateAlignedLoad(I32, CancelPtr, Align(4),
-                                            /*isVolatile=*/true, "atoll.cancel.start");
-      StartCancelled = EB.CreateICmpNE(AtStart, EB.getInt32(0), "atoll.cancelled.start");
-    }
+    // a grid of 2^24 blocks): on the way into the loop the counter becomes 0 when the
+    // entry read saw the cancel (below). Charged loops (at most 2^20 units) never
+    // wait for the read (at a charge it cost the grid-stride kernels up to 7% on the
+    // H200), so a kernel with charged loops only makes no entry read for them.
     EB.CreateStore(FirstCount, Count);
     EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
   }
+  EntryRead Start{F, Control};
 
   // One exit block per kernel: sets the fuel bit when asked, then returns.
   BasicBlock *FuelOut = BasicBlock::Create(Ctx, "atoll.fuel.exhausted", &F);
@@ -426,7 +519,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // load per thread, outside every loop).
   const bool AtEntry = pollsAtEntry(Opts.FrameBytes) && !TestSkipEntryPoll;
   if (AtEntry) {
-    Value *Cancelled = PollCancel(EB);
+    Value *Cancelled = Opts.ZeroShared ? voteCancel(EB, Control) : PollCancel(EB);
     Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Entry.getTerminator(), false, Unlikely);
     T->getParent()->setName("atoll.cancel.entry");
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
@@ -452,7 +545,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
       Leave->eraseFromParent();
       Leave = nullptr;
     }
-    insertStraightPolls(F, Control, Leave);
+    insertStraightPolls(F, Control, Leave, Start);
     return true;
   }
 
@@ -491,13 +584,12 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   if (TestSkipFirstCheck && !Sites.empty())
     Sites.erase(Sites.begin());
   for (Site &S : Sites) {
-    if (StartCancelled && !S.Eager)
-      for (BasicBlock *In : predecessors(S.Header))
-        if (!is_contained(S.Latches, In)) {
-          IRBuilder<> B(In->getTerminator());
-          Value *C = B.CreateLoad(I32, Count);
-          B.CreateStore(B.CreateSelect(StartCancelled, B.getInt32(0), C, "atoll.poll.first"), Count);
-        }
+    if (!TestSkipEntryCancel && !S.Eager)
+      for (auto &Edge : S.EntryEdges) {
+        IRBuilder<> B(Edge.first->getTerminator());
+        Value *C = B.CreateLoad(I32, Count);
+        B.CreateStore(B.CreateSelect(Start.get(), B.getInt32(0), C, "atoll.poll.first"), Count);
+      }
     BasicBlock *Edge = SplitBlockPredecessors(S.Header, S.Latches, ".atoll.backedge");
     if (!Edge) {
       Refuse(F, S.Latches.front()->getTerminator(),
@@ -521,7 +613,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
 
   DominatorTree DT(F);
   PromoteMemToReg({Count, Fuel}, DT);
-  insertStraightPolls(F, Control, Leave);
+  insertStraightPolls(F, Control, Leave, Start);
   return true;
 }
 

@@ -7,6 +7,7 @@
 
 #include "llvm/ADT/GenericCycleInfo.h"
 #include "llvm/IR/CycleInfo.h"
+#include "llvm/IR/IRBuilder.h"
 
 namespace Atoll {
 
@@ -19,7 +20,19 @@ struct PreemptOptions {
   /// Bytes of the frame the zero-init will clear (byte stores). Above the
   /// straight-line budget's worth, the kernel polls at entry (R5-F2).
   uint64_t FrameBytes = 0;
+  /// The kernel zeroes its shared window at entry, cooperatively: a thread that
+  /// left before doing its share would leave residue to the others, so the entry
+  /// poll is a vote of the whole block (one barrier; R7-F11).
+  bool ZeroShared = false;
 };
+
+/// The block-wide form of a poll: every thread reads the cancel word and all leave
+/// together when any saw it set (barrier.red.or), so a cooperative prologue is done
+/// by all threads or by none. Every thread of the block must reach it.
+llvm::Value *voteCancel(llvm::IRBuilder<> &B, llvm::Value *Control);
+
+/// Recognises the branch condition voteCancel builds.
+bool isVoteCondition(const llvm::Value *Cond, const llvm::Value *Control);
 
 /// True when a kernel whose zero-init clears FrameBytes bytes of frame polls at entry.
 bool pollsAtEntry(uint64_t FrameBytes);

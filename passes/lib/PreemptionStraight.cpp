@@ -15,6 +15,7 @@
 #include "llvm/Analysis/CycleAnalysis.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/CycleInfo.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -117,6 +118,31 @@ uint64_t straightWeight(const Instruction &I) {
     }
   }
   if (I.mayReadOrWriteMemory()) {
+    // R7-F3: what the backend emits: an access of B bytes at alignment A is
+    // ceil(B / min(A, 16)) machine accesses (an unaligned <4 x i32> is 16 byte
+    // loads); a small memory intrinsic (kept when its length is a constant of at
+    // most 64 bytes) is that many loads and as many stores.
+    auto Accesses = [](uint64_t Bytes, uint64_t Align) {
+      const uint64_t Piece = std::max<uint64_t>(1, std::min<uint64_t>(Align, 16));
+      return std::max<uint64_t>(1, (Bytes + Piece - 1) / Piece);
+    };
+    const DataLayout &DL = I.getDataLayout();
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+      // A run-time length is expanded into a checked loop before this is asked.
+      const uint64_t Bytes = Len ? Len->getLimitedValue(1 << 20) : (1 << 20);
+      uint64_t N = Accesses(Bytes, MI->getDestAlign().valueOrOne().value());
+      if (auto *MT = dyn_cast<MemTransferInst>(MI))
+        N += Accesses(Bytes, MT->getSourceAlign().valueOrOne().value());
+      return StraightMemoryWeight * N;
+    }
+    if (auto *LI = dyn_cast<LoadInst>(&I))
+      return StraightMemoryWeight *
+             Accesses(DL.getTypeStoreSize(LI->getType()), LI->getAlign().value());
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      return StraightMemoryWeight *
+             Accesses(DL.getTypeStoreSize(SI->getValueOperand()->getType()),
+                      SI->getAlign().value());
     const uint64_t Chunks = (Lanes + 3) / 4; // 16-byte pieces
     return StraightMemoryWeight * Chunks;
   }
@@ -134,6 +160,26 @@ uint64_t straightWeight(const Instruction &I) {
   default:
     return Lanes;
   }
+}
+
+uint64_t walkWeight(const Instruction &I) {
+  // R7-F8: a phi is a copy on each incoming edge (codegen puts the moves at the end
+  // of the predecessor), so its work is charged to the predecessor's terminator,
+  // before which a poll can always go (never before a phi: that breaks the module).
+  if (isa<PHINode>(I))
+    return 0;
+  uint64_t W = straightWeight(I);
+  if (I.isTerminator()) {
+    uint64_t Copies = 0;
+    for (const BasicBlock *S : successors(&I)) {
+      uint64_t C = 0;
+      for (const PHINode &Phi : S->phis())
+        C += straightWeight(Phi);
+      Copies = std::max(Copies, C);
+    }
+    W += Copies;
+  }
+  return W;
 }
 
 /// The compare of a poll's value, or the branch on that compare.
@@ -163,11 +209,57 @@ bool feedsBranch(const Instruction &I) {
 
 uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
                           function_ref<bool(Instruction &, uint64_t)> Visit) {
-  return walkStraightRuns(F, IsPoll, [&](Instruction &I, uint64_t Run, bool) { return Visit(I, Run); });
+  return walkStraightRuns(F, IsPoll,
+                          [&](Instruction &I, uint64_t Run, uint64_t) { return Visit(I, Run); });
+}
+
+/// The pointer operand, through casts and constant offsets, is Control.
+static bool addressesControl(const Value *P, const Value *Control) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (P == Control)
+      return true;
+    if (auto *C = dyn_cast<CastInst>(P))
+      P = C->getOperand(0);
+    else if (auto *G = dyn_cast<GetElementPtrInst>(P); G && G->hasAllZeroIndices())
+      P = G->getPointerOperand();
+    else if (auto *CE = dyn_cast<ConstantExpr>(P); CE && CE->isCast())
+      P = CE->getOperand(0);
+    else
+      return false;
+  }
+  return false;
+}
+
+bool isEntryRead(const Instruction &I, const Value *Control) {
+  auto *LI = dyn_cast<LoadInst>(&I);
+  return LI && !LI->isVolatile() && LI->getOrdering() == AtomicOrdering::Monotonic &&
+         addressesControl(LI->getPointerOperand(), Control);
+}
+
+bool isEntryReadOrCompare(const Instruction &I, const Value *Control) {
+  if (isEntryRead(I, Control))
+    return true;
+  return isa<ICmpInst>(I) && any_of(I.operands(), [&](const Value *Op) {
+           auto *L = dyn_cast<Instruction>(Op);
+           return L && isEntryRead(*L, Control);
+         });
+}
+
+bool isEntryCheck(const Instruction &I, const Value *Control) {
+  auto *Br = dyn_cast<BranchInst>(&I);
+  if (!Br || !Br->isConditional())
+    return false;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  return Cmp && any_of(Cmp->operands(), [&](const Value *Op) {
+           auto *L = dyn_cast<Instruction>(Op);
+           return L && isEntryRead(*L, Control);
+         });
 }
 
 uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
-                          function_ref<bool(Instruction &, uint64_t, bool)> Visit) {
+                          function_ref<bool(Instruction &, uint64_t, uint64_t)> Visit,
+                          function_ref<bool(const Instruction &)> IsEntryCheck,
+                          function_ref<bool(const Instruction &)> IsFree) {
   // The cycle-closing edges: from inside a cycle to its header, for every cycle of
   // the forest. Every closed walk takes one (Preemption.cpp), so the rest is acyclic.
   CycleInfo CI;
@@ -196,19 +288,24 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
   SmallVector<BasicBlock *, 32> Ready{&F.getEntryBlock()};
   size_t Walked = 0;
   DenseMap<const BasicBlock *, uint64_t> In; // the largest run on entry
-  // Fresh: some path from the kernel's entry reaches the block without a poll (a
-  // block that starts after a cancel runs this far). Visit is told only outside
-  // cycles: a poll for the entry budget inside a loop would run every iteration,
-  // while the loop's own check leaves at its first back edge (Preemption.cpp).
-  DenseSet<const BasicBlock *> Fresh;
-  Fresh.insert(&F.getEntryBlock());
+  // Fresh runs: the largest work on the paths from the kernel's entry that have
+  // neither polled nor passed an entry check (a block that starts after a cancel
+  // runs this far), tracked apart from the largest run on any path, so a join of a
+  // long checked path and a short fresh one asks for nothing. In a cycle this is
+  // the first iteration (R7-F7: a body heavier than the entry budget gets an entry
+  // check, a branch on a register, in every iteration; from the first back edge on
+  // the loop's own check leaves, Preemption.cpp). Absent: no fresh path reaches
+  // the block.
+  DenseMap<const BasicBlock *, uint64_t> InFresh;
+  InFresh[&F.getEntryBlock()] = 0;
   uint64_t Max = 0;
   while (!Ready.empty()) {
     BasicBlock *BB = Ready.pop_back_val();
     ++Walked;
     uint64_t Run = In.lookup(BB);
-    bool IsFresh = Fresh.contains(BB);
-    const bool InCycle = CI.getCycle(BB) != nullptr;
+    auto FI = InFresh.find(BB);
+    bool IsFresh = FI != InFresh.end();
+    uint64_t FreshRun = IsFresh ? FI->second : 0;
     // Visit may split the block before an instruction I and put a poll at the end
     // of the first half: the walk goes on through the poll (counting what follows
     // it) and then through the second half, which starts with I.
@@ -223,20 +320,28 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
           IsFresh = false;
           continue;
         }
+        if (IsEntryCheck && IsEntryCheck(I))
+          IsFresh = false; // and counts its own weight: it reads nothing new
         // The poll's own compare and branch are part of it (without this, an
         // instruction of exactly the budget after a poll would ask for polls forever).
         if (isPollTail(I, IsPoll))
           continue;
-        uint64_t W = straightWeight(I);
+        // The entry read and its compare are free: nothing waits for the read where
+        // it is issued, and CodeGenPrepare sinks the compare next to its branch, where
+        // it would count while the path is still fresh (R7-F9).
+        if (IsFree && IsFree(I))
+          continue;
+        uint64_t W = walkWeight(I);
         if (!W)
           continue;
         Instruction *Prev = I.getPrevNode();
-        if (Visit(I, Run + W, IsFresh && !InCycle) && I.getParent() != Cur) {
+        if (Visit(I, Run + W, IsFresh ? FreshRun + W : 0) && I.getParent() != Cur) {
           Tail = I.getParent();
           It = Prev ? std::next(Prev->getIterator()) : Cur->begin(); // the poll
           continue;
         }
         Run += W;
+        FreshRun += W;
         Max = std::max(Max, Run);
       }
       if (!Tail)
@@ -249,8 +354,11 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         continue;
       uint64_t &V = In[S];
       V = std::max(V, Run);
-      if (IsFresh)
-        Fresh.insert(S);
+      if (IsFresh) {
+        auto [SI, New] = InFresh.try_emplace(S, FreshRun);
+        if (!New)
+          SI->second = std::max(SI->second, FreshRun);
+      }
       if (--InDeg[S] == 0)
         Ready.push_back(S);
     }

@@ -144,8 +144,19 @@ std::string checkBarrier(std::string_view opcode, const std::vector<std::string_
   // R3-F6: the validator must not be weaker than the pass).
   if (opcode.substr(0, 4) == "bar." || has("aligned"))
     return "'" + std::string(opcode) + "': only the non-.aligned 'barrier.sync' is allowed";
-  if (has("red"))
-    return "'" + std::string(opcode) + "': barrier reductions are not allowed";
+  if (has("red")) {
+    // One form only, atoll-mem's own block-wide cancel vote before the cooperative
+    // shared zeroing (R7-F1/F11): `barrier.red.or.pred p, 0, q` at the kernel's start,
+    // which completes before the first barrier.sync 0 begins (sequential use of the
+    // barrier, never mixed). Tenant code cannot produce it: atoll-mem refuses every
+    // barrier reduction intrinsic.
+    const bool Vote = opcode == "barrier.red.or.pred" && ops.size() == 3 &&
+                      immediate(ops[1]) == std::optional<uint64_t>(0) &&
+                      ops[0].rfind("%p", 0) == 0 && ops[2].rfind("%p", 0) == 0;
+    if (!Vote)
+      return "'" + std::string(opcode) + "': barrier reductions are not allowed";
+    return {};
+  }
   size_t idIndex = 0;
   size_t minOps = 1;
   if (ops.size() < minOps || ops.size() > minOps + 1)

@@ -682,6 +682,31 @@ std::vector<Attack> buildAttacks() {
     n.note = "ends on its own; the ms it ran must be well over 1500 (timeout 500 + "
              "cancelDeadline 1000), or straight_chase would pass without its polls";
   }
+  // R7-F7, R7-F1 (found by review): work before the first poll that a block which
+  // starts after a cancel still did: a loop's whole first iteration (192 dependent
+  // loads), the zeroing of a 227 KiB shared window by one thread (14,528 stores).
+  // Blocks that start after the cancel now leave within the entry budget.
+  {
+    Attack &a = add(contained("loop_chase", "timeout", "drain_review7",
+                              "R7-F7: 192 dependent loads per iteration of a loop that never "
+                              "ends, 2^24 blocks x 512 threads",
+                              {L("loop_chase", {atkA(), atkB(), u32(0x9e3779b9u)}, {1u << 24},
+                                 {512})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; the blocks "
+             "that start after it leave at their entry check, so the grid ends within the "
+             "cancel deadline with the victim intact";
+    Attack &z = add(contained("zero_drain", "timeout", "drain_review7",
+                              "R7-F1: one thread per block zeroes a 227 KiB dynamic shared "
+                              "window, 2^24 blocks",
+                              {L("zero_drain", {atkB()}, {1u << 24}, {1}, 232448)}));
+    z.timeoutMs = 500;
+    z.neverEnds = true;
+    z.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; blocks that "
+             "start after it vote and leave before zeroing, so the grid ends within the cancel "
+             "deadline";
+  }
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
             {256});

@@ -414,6 +414,13 @@ TEST(PtxValidator, OnlyTheWholeCtaBarrierZero) {
   expectRefusedBody("bar.sync 0;", "'bar.sync': only the non-.aligned 'barrier.sync' is allowed");
   expectRefusedBody("barrier.sync.aligned 0;", "only the non-.aligned 'barrier.sync'");
   expectRefusedBody("barrier.red.popc.u32 %r1, 0, %p1;", "barrier reductions are not allowed");
+  // atoll-mem's own cancel vote (R7-F1/F11) is the one reduction allowed: or.pred on
+  // barrier 0 without a count; any other id, count or kind is refused.
+  EXPECT_EQ(check(module("\tbarrier.red.or.pred \t%p2, 0, %p1;")), "");
+  expectRefusedBody("barrier.red.or.pred %p2, 1, %p1;", "barrier reductions are not allowed");
+  expectRefusedBody("barrier.red.or.pred %p2, 0, 64, %p1;", "barrier reductions are not allowed");
+  expectRefusedBody("barrier.red.and.pred %p2, 0, %p1;", "barrier reductions are not allowed");
+  expectRefusedBody("barrier.red.or.pred %p2, %r1, %p1;", "barrier reductions are not allowed");
   expectRefusedBody("bar.red.popc.u32 %r1, 0, %p1;", "only the non-.aligned");
   // A register id, even one confined below 16 (review finding: destinations written
   // as %r|%p and predicated definitions fooled a register rule).

@@ -277,10 +277,48 @@ attributes #0 = { "atoll-hardened"="mask-based" }
   EXPECT_EQ(F->Kind, FailureKind::CompileError);
   EXPECT_NE(F->Message.find("kernel 'k': a path without loops (block 'entry') runs more than " +
                             std::to_string(2 * Atoll::DefaultStraightBudget) + " units of work (" +
-                            std::to_string(2 * Atoll::DefaultEntryBudget) +
+                            std::to_string(2 * Atoll::DefaultEntryBudget +
+                                           Atoll::DefaultStraightBudget) +
                             " from the kernel's entry) without a cancel poll after code "
                             "generation"),
             std::string::npos)
+      << F->Message;
+  auto Good = parse(Kernel(true), Ctx);
+  ASSERT_TRUE(!!Good) << toString(Good.takeError());
+  EXPECT_FALSE(failureOf(checkCyclesPolled(**Good)));
+}
+
+// The entry budget after codegen (R6-F3, R7-F9): a branch on the entry read (a relaxed
+// load at the top, weightless, as is its compare wherever CodeGenPrepare sinks it) ends
+// the fresh run; without it the same chain is refused from the entry.
+TEST(ToolchainFinal, EntryChecksEndTheFreshRunAfterCodegen) {
+  const uint64_t Loads = (2 * Atoll::DefaultEntryBudget + Atoll::DefaultStraightBudget) /
+                             Atoll::StraightMemoryWeight + 8;
+  auto Kernel = [&](bool EntryCheck) {
+    std::string Body = "  %c = inttoptr i64 %__atoll_control to ptr addrspace(1)\n"
+                       "  %w = load atomic i32, ptr addrspace(1) %c monotonic, align 4\n";
+    for (uint64_t I = 0; I < Loads; ++I) {
+      if (EntryCheck && I == 8)
+        Body += "  %s = icmp ne i32 %w, 0\n"
+                "  br i1 %s, label %done, label %rest\nrest:\n";
+      Body += "  %v" + std::to_string(I) + " = load volatile i32, ptr %p, align 4\n";
+    }
+    return withHeader(R"(
+define ptx_kernel void @k(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0 {
+entry:
+)" + Body + R"(  br label %done
+done:
+  ret void
+}
+attributes #0 = { "atoll-hardened"="mask-based" }
+)");
+  };
+  LLVMContext Ctx;
+  auto Bad = parse(Kernel(false), Ctx);
+  ASSERT_TRUE(!!Bad) << toString(Bad.takeError());
+  auto F = failureOf(checkCyclesPolled(**Bad));
+  ASSERT_TRUE(F);
+  EXPECT_NE(F->Message.find("from the kernel's entry) without a cancel poll"), std::string::npos)
       << F->Message;
   auto Good = parse(Kernel(true), Ctx);
   ASSERT_TRUE(!!Good) << toString(Good.takeError());

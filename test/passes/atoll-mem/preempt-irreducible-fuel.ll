@@ -139,8 +139,6 @@ exit:
 ; CHECK-NEXT:    %atoll.fuel.budget = call i64 @llvm.umin.i64(i64 [[U]], i64 9223372036854775807)
 ; CHECK-NEXT:    [[F:%.*]] = call i64 @llvm.umin.i64(i64 %atoll.fuel.budget, i64 64)
 ; CHECK-NEXT:    [[F32:%.*]] = trunc i64 [[F]] to i32
-; CHECK-NEXT:    %atoll.cancel.start = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
-; CHECK-NEXT:    %atoll.cancelled.start = icmp ne i32 %atoll.cancel.start, 0
 ; CHECK-NEXT:    [[REST:%.*]] = sub i64 %atoll.fuel.budget, [[F]]
 ; CHECK:       atoll.poll:
 ; CHECK:         [[OVER:%.*]] = sext i32 %atoll.poll.next to i64

@@ -22,17 +22,23 @@ constexpr uint64_t StraightMemoryWeight = 64;
 constexpr uint64_t StraightSlowOpWeight = 64;
 /// At most 256 memory accesses (or 16384 other instructions) between two polls.
 constexpr uint64_t DefaultStraightBudget = 256 * StraightMemoryWeight;
-/// The most work from a kernel's entry to its first poll in loop-free code (R6-F3):
-/// a block that starts after a cancel runs that far, so a cancelled grid of 2^24
-/// blocks drains at that rate. `-atoll-preempt-entry-budget` lowers it; the default
-/// is the straight-line budget until a lower one is measured on the H200 and polls
-/// never land between a warp collective and the mask computed for it (docs/passes.md).
-constexpr uint64_t DefaultEntryBudget = DefaultStraightBudget;
+/// The most work from a kernel's entry to its first check of the cancel word in
+/// loop-free code (R6-F3, session 7): a block that starts after a cancel runs that
+/// far, so a cancelled grid of 2^24 blocks drains at that rate (16 dependent loads,
+/// a few us per block). The check branches on the entry read (a relaxed atomic load
+/// at the top of the kernel that nothing else waits for), so it costs no new load;
+/// the regular polls still come every DefaultStraightBudget from the entry on.
+constexpr uint64_t DefaultEntryBudget = 16 * StraightMemoryWeight;
 
 /// The weight of I (0 for what costs nothing at run time: debug records, lifetime
 /// markers, the register-only inline asm the allow-list accepts, reads of the
 /// control block that IsPoll names).
 uint64_t straightWeight(const llvm::Instruction &I);
+
+/// The weight the walk charges for I: straightWeight, except that a phi's copies
+/// are charged to its predecessors' terminators (the largest over the successors),
+/// where a poll can go (R7-F8).
+uint64_t walkWeight(const llvm::Instruction &I);
 
 /// Whether the value I reads is compared and branched on (a poll: the thread can
 /// leave there). The counter's read of the cancel word at entry is not one.
@@ -49,10 +55,27 @@ bool feedsBranch(const llvm::Instruction &I);
 uint64_t walkStraightRuns(
     llvm::Function &F, llvm::function_ref<bool(const llvm::Instruction &)> IsPoll,
     llvm::function_ref<bool(llvm::Instruction &, uint64_t Run)> Visit);
-/// The same, and Visit also learns whether I is Fresh: in no cycle, and reached by
-/// some path from the kernel's entry that has not polled yet (the entry budget).
+/// The same, and Visit also learns FreshRun: the largest work, I included, on the
+/// paths from the kernel's entry that have neither polled nor passed an entry check
+/// (the entry budget); 0 when no such path reaches I or I is in a cycle. IsEntryCheck names the entry checks: branches on
+/// the kernel's entry read of the cancel word. A thread that started after a cancel
+/// leaves there, one that started before does not (its read is older than the
+/// cancel), so an entry check ends Fresh but not the run since the last poll.
 uint64_t walkStraightRuns(
     llvm::Function &F, llvm::function_ref<bool(const llvm::Instruction &)> IsPoll,
-    llvm::function_ref<bool(llvm::Instruction &, uint64_t Run, bool Fresh)> Visit);
+    llvm::function_ref<bool(llvm::Instruction &, uint64_t Run, uint64_t FreshRun)> Visit,
+    llvm::function_ref<bool(const llvm::Instruction &)> IsEntryCheck = {},
+    llvm::function_ref<bool(const llvm::Instruction &)> IsFree = {});
+
+/// The entry read, or a compare of it (weightless in the walk: IsFree).
+bool isEntryReadOrCompare(const llvm::Instruction &I, const llvm::Value *Control);
+
+/// The kernel's entry read of the cancel word: a relaxed (monotonic) atomic load,
+/// not volatile, from the control parameter (offset 0). Never a poll by itself; the
+/// loop counters start from it and entry checks branch on it.
+bool isEntryRead(const llvm::Instruction &I, const llvm::Value *Control);
+
+/// A conditional branch whose condition compares an entry read (an entry check).
+bool isEntryCheck(const llvm::Instruction &I, const llvm::Value *Control);
 
 } // namespace Atoll
