@@ -6,6 +6,7 @@
 // pass driver; KernelAnalysis.cpp, KernelRewrite.cpp and Confinement.cpp do the work.
 #include "atoll/passes/AtollMem.h"
 
+#include "AtomicPolicy.h"
 #include "DefinedValues.h"
 #include "KernelHardener.h"
 #include "Preemption.h"
@@ -342,7 +343,9 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     // After confinement: the checks' own control-block accesses are never confined.
     // Before zero-init: its loops are bounded and need no check.
     // Memory intrinsics become IR loops first (over the confined pointers and cut
-    // length), so that their loops take checks like any other.
+    // length), so that their loops take checks like any other; so do the atomics
+    // that the target would make a compare-and-swap loop of (AtomicPolicy.cpp:
+    // the loop ptxas makes has no check), as loops on the same confined pointers.
     Value *Control = NewF->getArg(N - ATOLL_HIDDEN_PARAM_COUNT + ATOLL_HIDDEN_CONTROL_INDEX);
     // The frame the zero-init will clear (R5-F2: a big one makes the kernel poll at entry).
     uint64_t FrameBytes = 0;
@@ -351,7 +354,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
         if (auto Size = AI->getAllocationSize(M.getDataLayout()); Size && !Size->isScalable())
           FrameBytes += Size->getFixedValue();
     if (Opts.Preempt &&
-        (!expandMemIntrinsicLoops(*NewF, Refuse) ||
+        (!expandNonNativeAtomics(*NewF, Refuse) || !expandMemIntrinsicLoops(*NewF, Refuse) ||
          !insertPreemptionChecks(*NewF, Control,
                                  PreemptOptions{Opts.Preempt, Opts.PollShift, FrameBytes,
                                                 ZeroShared},

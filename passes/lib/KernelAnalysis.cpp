@@ -1,6 +1,7 @@
 // atoll-mem, analysis: classifies every instruction of a kernel (memory operands,
 // pointer origins, calls) and refuses what cannot be made safe, with the reason.
 // docs/passes.md has the rules.
+#include "AtomicPolicy.h"
 #include "KernelHardener.h"
 #include "atoll/passes/Diagnostics.h"
 
@@ -373,6 +374,12 @@ bool KernelHardener::analyze() {
     }
     if (!OK)
       continue;
+    // An atomic that is neither native nor expandable into a checked loop
+    // (AtomicPolicy.cpp): it would be a loop without a preemption check.
+    if (std::string Why = atomicRefusal(I, DL); !Why.empty()) {
+      refuse(&I, StateSpace::Unknown, kindOf(I), Why);
+      continue;
+    }
     decide(Site);
     Sites.push_back(std::move(Site));
   }

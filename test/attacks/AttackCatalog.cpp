@@ -740,6 +740,34 @@ std::vector<Attack> buildAttacks() {
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "(the pipeline is not wedged) with the victim intact";
   }
+  // R7-F2: atomics that ptxas makes a compare-and-swap retry loop of (scalar half add,
+  // shared float add) had no poll inside; atoll-mem now expands them into checked IR
+  // loops. f16_storm is loop-free (one half add per thread on one global word, 2^16
+  // blocks x 1024 threads): before, no poll at all and ~N^2 attempts for N
+  // contenders; now each thread's CAS loop polls every 64 failed attempts.
+  {
+    Attack &a = add(contained("f16_storm", "timeout", "atomic_storms",
+                              "R7-F2: no loop, one atomicAdd(__half) per thread on one global "
+                              "word, 2^16 blocks x 1024 threads (a CAS loop in SASS)",
+                              {L("f16_storm", {atkA()}, {1u << 16}, {1024})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "within the cancel deadline (each CAS loop polls) with the victim intact";
+  }
+  // shared_f32_storm: a wait around a 4096-iteration loop of one shared float add,
+  // 2 blocks x 1024 threads per SM: charged once, it ran 4096 contended shared CAS
+  // loops per thread between two polls.
+  {
+    Attack &a = add(contained("shared_f32_storm", "timeout", "atomic_storms",
+                              "R7-F2: a wait around a 4096-iteration loop of one atomicAdd(float) "
+                              "on one __shared__ word, 264 blocks x 1024 threads",
+                              {L("shared_f32_storm", {atkB(), atkA()}, {264}, {1024})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
+             "within the cancel deadline (every CAS loop polls) with the victim intact";
+  }
   // R6-F1: an instruction weighed one unit whatever it compiles to; a udiv <64 x i64>
   // is 64 division subroutines. Loop-free, 2^20 blocks x 256 threads ran ~8 s with no
   // poll; a wait around a 4096-iteration loop of 4 of them was charged at once.

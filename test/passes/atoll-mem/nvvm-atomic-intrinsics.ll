@@ -109,6 +109,10 @@ define ptx_kernel void @scoped(ptr %p, ptr addrspace(1) %g, i64 %i, ptr %out) {
 ; PTX-NEXT:    cvt.u64.u32 [[O2:%rd[0-9]+]], [[M2A]];
 ; PTX:         add.s64 [[A2:%rd[0-9]+]], {{%rd[0-9]+}}, [[O2]];
 ; PTX-NEXT:    atom.cta.max.s32 {{%r[0-9]+}}, {{\[}}[[A2]]{{\]}},
+; The system-scope float add is a generic `atom.sys.add.f32`, a compare-and-swap
+; loop in SASS (R7-F2): atoll-mem makes it a checked loop of its own on the same
+; confined address, with the same scope (atomics-non-native.ll).
 ; PTX:         or.b64 [[A3:%rd[0-9]+]],
-; PTX-NEXT:    cvta.global.u64 [[X3:%rd[0-9]+]], [[A3]];
-; PTX-NEXT:    atom.sys.add.f32 {{%r[0-9]+}}, {{\[}}[[X3]]{{\]}}, 0f3F800000;
+; PTX:       {{^}}$L__BB0_{{[0-9]+}}: // %atomicrmw.start
+; PTX:         add.rn.f32 [[N3:%r[0-9]+]], {{%r[0-9]+}}, 0f3F800000;
+; PTX-NEXT:    atom.relaxed.sys.global.cas.b32 {{%r[0-9]+}}, {{\[}}[[A3]]{{\]}}, {{%r[0-9]+}}, [[N3]];

@@ -89,4 +89,7 @@ define ptx_kernel void @window(i64 %i, ptr %gp, float %x) {
 ; PTX-NEXT:    cvt.u64.u32 [[Z0:%rd[0-9]+]], [[A0]];
 ; PTX-NEXT:    add.s64 [[W0:%rd[0-9]+]], {{%rd[0-9]+}}, [[Z0]];
 ; PTX-NEXT:    st.shared.b32 {{\[}}[[W0]]{{\]}},
-; PTX:         atom.shared.add.f32
+; The generic float add on a shared address is a CAS loop in SASS (R7-F2): atoll-mem's
+; own, checked, on the shared pointer the window confinement gave (atomics-non-native.ll).
+; PTX:       {{^}}$L__BB0_{{[0-9]+}}: // %atomicrmw.start
+; PTX:         atom.relaxed.sys.shared.cas.b32 {{%r[0-9]+}}, {{\[}}{{%rd[0-9]+}}{{\]}},

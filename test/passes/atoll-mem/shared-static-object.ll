@@ -83,7 +83,7 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 
 ; PTX-LABEL: .entry shared_obj(
 ; PTX:         barrier.sync 0;
-; PTX-NEXT:    cvt.u32.u64 [[I:%r[0-9]+]], {{%rd[0-9]+}};
+; PTX:         cvt.u32.u64 [[I:%r[0-9]+]], {{%rd[0-9]+}};
 ; PTX-NEXT:    shl.b32 [[I4:%r[0-9]+]], [[I]], 2;
 ; The offset passes through the opaque identity asm before the clamp.
 ; PTX-NEXT:    // begin inline asm
@@ -100,5 +100,9 @@ define ptx_kernel void @shared_obj(i64 %i, float %x) {
 ; PTX-NEXT:    cvt.u64.u32 [[Z2:%rd[0-9]+]], [[C2A]];
 ; PTX-NEXT:    mov.b64 [[FL:%rd[0-9]+]], flags;
 ; PTX-NEXT:    add.s64 [[A2:%rd[0-9]+]], [[FL]], [[Z2]];
-; PTX-NEXT:    atom.shared.or.b64 {{%rd[0-9]+}}, {{\[}}[[A2]]{{\]}}, 1;
+; A 64-bit shared `or` is a CAS loop in SASS (R7-F2): atoll-mem's own, checked, on
+; the same confined address (atomics-non-native.ll).
+; PTX-NEXT:    ld.shared.b64 [[OLD:%rd[0-9]+]], {{\[}}[[A2]]{{\]}};
+; PTX:         or.b64 [[NEW:%rd[0-9]+]], [[OLD]], 1;
+; PTX-NEXT:    atom.relaxed.sys.shared.cas.b64 {{%rd[0-9]+}}, {{\[}}[[A2]]{{\]}}, [[OLD]], [[NEW]];
 ; PTX:         atom.relaxed.sys.shared.cas.b64 {{%rd[0-9]+}}, {{\[}}{{%rd[0-9]+}}{{\]}},
