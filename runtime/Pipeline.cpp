@@ -25,8 +25,70 @@ Result<std::unique_ptr<Pipeline>> RuntimeState::createPipeline(const PipelineOpt
   return detail::createPipeline(shared_from_this(), opts);
 }
 
+const char *createStepName(CreateStep s) noexcept {
+  switch (s) {
+  case CreateStep::Checks: return "checks";
+  case CreateStep::Partition: return "partition";
+  case CreateStep::Arena: return "arena";
+  case CreateStep::Lane: return "lane";
+  case CreateStep::Reset: return "reset";
+  case CreateStep::Events: return "events";
+  case CreateStep::Scrub: return "scrub";
+  case CreateStep::Impl: return "impl";
+  case CreateStep::Watch: return "watch";
+  case CreateStep::Count: break;
+  }
+  return "?";
+}
+
+std::atomic<bool> profileCreatePipeline{false};
+
+CreateProfile &createProfile() {
+  static CreateProfile *p = new CreateProfile; // never destroyed (pipelines at exit)
+  return *p;
+}
+
+namespace {
+
+/// The steps of one createPipeline, timed while profileCreatePipeline is set.
+class StepClock {
+public:
+  StepClock() : on_(profileCreatePipeline.load(std::memory_order_relaxed)) {
+    if (on_)
+      mark_ = std::chrono::steady_clock::now();
+  }
+  void done(CreateStep s) noexcept {
+    if (!on_)
+      return;
+    const auto now = std::chrono::steady_clock::now();
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - mark_).count();
+    sample_.ns[size_t(s)] = uint32_t(std::clamp<int64_t>(ns, 0, UINT32_MAX));
+    mark_ = now;
+  }
+  void laneReused(bool r) noexcept { sample_.laneReused = r; }
+  /// The pipeline was created: the sample joins the profile.
+  void record() noexcept {
+    if (!on_)
+      return;
+    CreateProfile &p = createProfile();
+    std::lock_guard lock(p.mutex);
+    try {
+      p.creates.push_back(sample_);
+    } catch (...) {
+    }
+  }
+
+private:
+  bool on_;
+  std::chrono::steady_clock::time_point mark_;
+  CreateSample sample_;
+};
+
+} // namespace
+
 Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeState> &state,
                                                  const PipelineOptions &opts) {
+  StepClock clock;
   const uint64_t id = nextPipelineId.fetch_add(1);
   std::string name = opts.name.empty() ? fmt::format("pipeline-{}", id) : opts.name;
   auto named = [&](Error e) { return std::move(e.within(fmt::format("pipeline '{}'", name))); };
@@ -44,6 +106,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   auto quota = state->partitions->quotaFor(opts.smCount, opts.smShare);
   if (!quota)
     return named(std::move(quota).error());
+  clock.done(CreateStep::Checks);
   PartitionManager::Lease partition;
   if (*quota) {
     auto p = state->partitions->acquire(*quota, state->options.loadTimeout);
@@ -53,40 +116,35 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   } else {
     partition = state->partitions->remainder();
   }
+  clock.done(CreateStep::Partition);
   auto lease = state->pool->acquire(*spec);
   if (!lease) {
     state->partitions->release(partition, nullptr);
     return named(std::move(lease).error());
   }
+  clock.done(CreateStep::Arena);
 
   const cuda::DriverApi &api = *state->api;
-  CUstream stream = nullptr;
-  CUevent start = nullptr, end = nullptr, cancelEvent = nullptr;
+  // The lane (stream, cancel event, control slot; Lanes.h): a pooled one of this
+  // partition's context (or of the rest, or of the whole device), else a new one.
+  Lane lane;
+  bool laneFromPool = false;
+  CUevent start = nullptr, end = nullptr;
   bool scrubEnqueued = false;
-  auto control = state->controls.acquire();
-  if (!control) {
-    state->pool->cancel(*lease);
-    state->partitions->release(partition, nullptr);
-    return named(std::move(control).error());
-  }
   // Gives back everything acquired so far; never throws, never waits.
   auto release = [&]() noexcept {
     bool ok = true;
-    if (stream && scrubEnqueued) // the lease's event must follow the scrub
-      ok = api.cuEventRecord(static_cast<CUevent>(lease->arena.event), stream) == CUDA_SUCCESS;
+    if (lane.stream && scrubEnqueued) // the lease's event must follow the scrub
+      ok = api.cuEventRecord(static_cast<CUevent>(lease->arena.event), lane.stream) ==
+           CUDA_SUCCESS;
     // No kernel of this pipeline ever ran; the slot's zeroing may still be queued
-    // (review R5-F5): reused only if the stream is idle, else never.
-    state->controls.release(*control,
-                            !stream || api.cuStreamQuery(stream) == CUDA_SUCCESS);
-    if (cancelEvent)
-      api.cuEventDestroy(cancelEvent);
+    // (review R5-F5): reused only once the stream is idle (LanePool::dispose).
+    state->lanes.dispose(lane);
     if (start)
       api.cuEventDestroy(start);
     if (end)
       api.cuEventDestroy(end);
-    if (stream)
-      api.cuStreamDestroy(stream);
-    // Nothing ran on its stream (destroyed above): its SMs are free at once.
+    // Nothing ran on its stream (no launch): its SMs are free at once.
     state->partitions->release(partition, nullptr);
     try {
       if (ok)
@@ -106,79 +164,116 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
   try {
     if (failCreatePipelineAfterLease.load())
       throw std::bad_alloc();
-    // In a partition (or the rest of the device): a stream of its green context (its
-    // kernels run on those SMs only); every other call on it is as on any stream.
-    if (CUresult r = partition.green
-                         ? api.cuGreenCtxStreamCreate(&stream, partition.green,
-                                                      CU_STREAM_NON_BLOCKING, 0)
-                         : api.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
-        r != CUDA_SUCCESS)
-      return cleanup(r, "creating the pipeline's stream");
-    if (CUresult r = api.cuEventCreate(&cancelEvent, CU_EVENT_DISABLE_TIMING); r != CUDA_SUCCESS)
-      return cleanup(r, "creating the cancel event");
+    if (auto pooled = state->lanes.take(partition.green)) {
+      lane = *pooled;
+      laneFromPool = true;
+    } else {
+      auto control = state->controls.acquire();
+      if (!control) {
+        Error e = std::move(control).error();
+        release();
+        return named(std::move(e));
+      }
+      lane.control = *control;
+      // In a partition (or the rest of the device): a stream of its green context (its
+      // kernels run on those SMs only); every other call on it is as on any stream.
+      if (CUresult r = partition.green
+                           ? api.cuGreenCtxStreamCreate(&lane.stream, partition.green,
+                                                        CU_STREAM_NON_BLOCKING, 0)
+                           : api.cuStreamCreate(&lane.stream, CU_STREAM_NON_BLOCKING);
+          r != CUDA_SUCCESS) {
+        lane.stream = nullptr;
+        return cleanup(r, "creating the pipeline's stream");
+      }
+      // Its kernels count for every runtime's quiet sections (DeviceActivity.h), from
+      // now until the lane is disposed of.
+      DeviceActivity::of(state->info.ordinal).addStream(lane.stream, state->generation);
+      if (CUresult r = api.cuEventCreate(&lane.cancelEvent, CU_EVENT_DISABLE_TIMING);
+          r != CUDA_SUCCESS) {
+        lane.cancelEvent = nullptr;
+        return cleanup(r, "creating the cancel event");
+      }
+    }
+    clock.laneReused(laneFromPool);
+    clock.done(CreateStep::Lane);
     // The slot may hold an earlier pipeline's words: zeroed ahead of all this
-    // pipeline's work.
-    if (CUresult r = api.cuMemsetD32Async(*control, 0, ATOLL_CONTROL_BLOCK_BYTES / 4, stream);
+    // pipeline's work (on a pooled lane: after all of the last owner's work too).
+    if (CUresult r =
+            api.cuMemsetD32Async(lane.control, 0, ATOLL_CONTROL_BLOCK_BYTES / 4, lane.stream);
         r != CUDA_SUCCESS)
       return cleanup(r, "resetting the control block");
+    clock.done(CreateStep::Reset);
     if (opts.gpuTiming) {
       if (CUresult r = api.cuEventCreate(&start, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
         return cleanup(r, "creating a timing event");
       if (CUresult r = api.cuEventCreate(&end, CU_EVENT_DEFAULT); r != CUDA_SUCCESS)
         return cleanup(r, "creating a timing event");
     }
+    clock.done(CreateStep::Events);
     // Scrub before the tenant can see anything: fresh memory is zeroed on this stream
-    // ahead of all its work; a pooled arena's scrub (on its old stream) is waited for.
+    // ahead of all its work; a pooled arena's scrub (on its old stream) is waited for
+    // (always: a stream handle may name a new stream since, so no shortcut by handle).
     const Arena &arena = lease->arena;
     switch (lease->source) {
     case ArenaPool::Source::Fresh:
-      if (CUresult r = api.cuMemsetD8Async(arena.base, 0, arena.size, stream); r != CUDA_SUCCESS)
+      if (CUresult r = api.cuMemsetD8Async(arena.base, 0, arena.size, lane.stream);
+          r != CUDA_SUCCESS)
         return cleanup(r, "scrubbing the new arena");
       scrubEnqueued = true;
       break;
     case ArenaPool::Source::PoolScrubbing:
-      if (CUresult r = api.cuStreamWaitEvent(stream, static_cast<CUevent>(arena.event), 0);
+      if (CUresult r =
+              api.cuStreamWaitEvent(lane.stream, static_cast<CUevent>(arena.event), 0);
           r != CUDA_SUCCESS)
         return cleanup(r, "waiting for the pooled arena's scrub");
       break;
     case ArenaPool::Source::PoolClean:
       break;
     }
-    // From here on the PipelineImpl owns the lease, stream and events.
+    clock.done(CreateStep::Scrub);
+    // From here on the PipelineImpl owns the lease, the lane and the events.
     impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
-                                          stream, start, end, *control, cancelEvent, partition);
+                                          lane, laneFromPool, start, end, partition);
   } catch (...) {
     release();
     throw; // Runtime::createPipeline turns it into an Error
   }
+  clock.done(CreateStep::Impl);
   // Watched from here on (Watchdog.h): its work is bounded whether or not anyone waits.
-  impl->watch = Watchdog::instance().add(*state, stream, *control, impl->watchdogLimit());
+  impl->watch = Watchdog::instance().add(*state, impl->stream, impl->control,
+                                         impl->watchdogLimit());
   if (!impl->watch)
     return impl->named(Error(ErrorCode::CapacityExceeded, "cannot start the runtime's watchdog"));
   state->pipelinesCreated++;
-  return std::make_unique<Pipeline>(std::move(impl)); // on bad_alloc ~PipelineImpl releases
+  auto pipeline = std::make_unique<Pipeline>(std::move(impl)); // on bad_alloc ~PipelineImpl releases
+  clock.done(CreateStep::Watch);
+  clock.record();
+  return pipeline;
 }
 
 PipelineImpl::PipelineImpl(std::shared_ptr<RuntimeState> st, uint64_t id, std::string nm,
-                           const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
-                           CUevent start, CUevent end, uint64_t control, CUevent cancelEvent,
+                           const PipelineOptions &opts, ArenaPool::Lease lease, Lane lane,
+                           bool laneFromPool, CUevent start, CUevent end,
                            PartitionManager::Lease partition)
     : state(std::move(st)), id(id), name(std::move(nm)), prefix(fmt::format("pipeline '{}'", name)),
       configuredTimeout(opts.timeout), gpuTiming(opts.gpuTiming), arenaSource(lease.source),
-      arena(std::move(lease.arena)), stream(stream), startEvent(start), endEvent(end),
-      control(control), cancelEvent(cancelEvent), cancelOnTimeout(opts.cancelOnTimeout),
+      laneFromPool(laneFromPool), arena(std::move(lease.arena)), stream(lane.stream),
+      startEvent(start), endEvent(end), control(lane.control), cancelEvent(lane.cancelEvent),
+      cancelOnTimeout(opts.cancelOnTimeout),
       cancelDeadline(opts.cancelDeadline.count() > 0
                          ? opts.cancelDeadline
                          : std::min(std::chrono::milliseconds(1000), st->options.maxCancelDeadline)),
       maxBuffers(opts.maxBuffers ? opts.maxBuffers : kDefaultMaxBuffers),
       partition(partition), allocator(arena.size, ATOLL_BUFFER_ALIGNMENT) {
-  // Its kernels count for every runtime's quiet sections (DeviceActivity.h).
-  DeviceActivity::of(state->info.ordinal).addStream(stream, state->generation);
+  // The stream counts for every runtime's quiet sections since its lane was made.
   state->livePipelines++; // last: the destructor, which decrements, runs only from here on
 }
 
 PipelineImpl::~PipelineImpl() {
   // Never throws, never waits for tenant work.
+  const bool profiling = profileCreatePipeline.load(std::memory_order_relaxed);
+  const auto began = profiling ? std::chrono::steady_clock::now()
+                               : std::chrono::steady_clock::time_point{};
   // First: the watchdog sets nothing more for this control block (a set it made is
   // on the control stream, ordered before the slot's event below).
   Watchdog::instance().remove(watch);
@@ -210,26 +305,33 @@ PipelineImpl::~PipelineImpl() {
   // The slot is reused only once every write to it has landed (review R5-F5): those
   // queued on this stream (its zeroing, fuel and status words, a cancel's reset) and
   // those on the control stream (cancel sets of cancel(), a timeout, the watchdog,
-  // this teardown). Idle only when both streams say so (not "never launched");
-  // else quarantined behind an event on each (review R3-F2: never dropped for good).
+  // this teardown).
   const CUstream cs = state->controls.stream();
-  const bool slotIdle =
-      q == CUDA_SUCCESS && (!cs || api.cuStreamQuery(cs) == CUDA_SUCCESS);
-  if (slotIdle) {
-    state->controls.release(control, true);
-  } else {
-    CUevent done = nullptr, controlDone = nullptr;
-    if (ok && api.cuEventCreate(&done, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
-        api.cuEventRecord(done, stream) == CUDA_SUCCESS &&
-        (!cs || (api.cuEventCreate(&controlDone, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
-                 api.cuEventRecord(controlDone, cs) == CUDA_SUCCESS))) {
-      state->controls.quarantine(control, done, controlDone);
+  const bool controlIdle = !cs || api.cuStreamQuery(cs) == CUDA_SUCCESS;
+  // The lane (Lanes.h) goes back to the pool, its slot with its stream, when no
+  // kernel of this pipeline can still run and every set on the control stream has
+  // landed: what is still queued on the stream runs before the next owner's zeroing.
+  const bool laneReusable = ok && idle && controlIdle;
+  if (!laneReusable) {
+    // Idle only when both streams say so (not "never launched"); else quarantined
+    // behind an event on each (review R3-F2: never dropped for good).
+    const bool slotIdle = q == CUDA_SUCCESS && controlIdle;
+    if (slotIdle) {
+      state->controls.release(control, true);
     } else {
-      if (done)
-        api.cuEventDestroy(done);
-      if (controlDone)
-        api.cuEventDestroy(controlDone);
-      state->controls.release(control, false); // never reused (lost context)
+      CUevent done = nullptr, controlDone = nullptr;
+      if (ok && api.cuEventCreate(&done, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
+          api.cuEventRecord(done, stream) == CUDA_SUCCESS &&
+          (!cs || (api.cuEventCreate(&controlDone, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS &&
+                   api.cuEventRecord(controlDone, cs) == CUDA_SUCCESS))) {
+        state->controls.quarantine(control, done, controlDone);
+      } else {
+        if (done)
+          api.cuEventDestroy(done);
+        if (controlDone)
+          api.cuEventDestroy(controlDone);
+        state->controls.release(control, false); // never reused (lost context)
+      }
     }
   }
   // The scrub runs after all of this pipeline's work, on its own stream.
@@ -246,12 +348,12 @@ PipelineImpl::~PipelineImpl() {
     api.cuEventDestroy(startEvent);
   if (endEvent)
     api.cuEventDestroy(endEvent);
-  api.cuEventDestroy(cancelEvent);
-  // The partition's SMs: free at once when the stream is idle; otherwise committed
-  // until an event after its last work has completed (a new tenant never shares
-  // SMs with a kernel that is still leaving). No event: never handed out again.
+  // The partition's SMs: free at once when no kernel of this pipeline can still run
+  // (what else is queued, copies and the scrub, ends on its own); otherwise committed
+  // until an event after its last work has completed (a new tenant never shares SMs
+  // with a kernel that is still leaving). No event: never handed out again.
   CUevent partitionDone = nullptr;
-  if (partition.partition && q != CUDA_SUCCESS) {
+  if (partition.partition && !idle) {
     if (!ok || api.cuEventCreate(&partitionDone, CU_EVENT_DISABLE_TIMING) != CUDA_SUCCESS ||
         api.cuEventRecord(partitionDone, stream) != CUDA_SUCCESS) {
       if (partitionDone)
@@ -259,16 +361,37 @@ PipelineImpl::~PipelineImpl() {
       partitionDone = nullptr;
     }
   }
-  // A stream whose kernels may still run stays counted (no waiting call is made
-  // until they end, DeviceActivity.h) and is destroyed once seen idle.
-  if (q == CUDA_SUCCESS) {
-    DeviceActivity::of(state->info.ordinal).removeStream(stream);
-    api.cuStreamDestroy(stream);
+  // The lane: pooled before the partition is released (a release may destroy an idle
+  // partition's green context, and its pooled lanes with it).
+  const Lane lane{stream, cancelEvent, control};
+  if (laneReusable && ok && state->lanes.put(partition.green, lane)) {
+    // Pooled: the stream stays registered (DeviceActivity.h).
+  } else if (laneReusable) {
+    state->lanes.dispose(lane); // the pool is full, or the scrub was not enqueued
   } else {
-    DeviceActivity::of(state->info.ordinal).retireStream(stream);
+    api.cuEventDestroy(cancelEvent);
+    // A stream whose kernels may still run stays counted (no waiting call is made
+    // until they end, DeviceActivity.h) and is destroyed once seen idle.
+    if (q == CUDA_SUCCESS) {
+      DeviceActivity::of(state->info.ordinal).removeStream(stream);
+      api.cuStreamDestroy(stream);
+    } else {
+      DeviceActivity::of(state->info.ordinal).retireStream(stream);
+    }
   }
-  if (partition.partition && (q == CUDA_SUCCESS || partitionDone))
+  if (partition.partition && (idle || partitionDone))
     state->partitions->release(partition, partitionDone);
+  if (profiling) {
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - began)
+                        .count();
+    CreateProfile &p = createProfile();
+    std::lock_guard lock(p.mutex);
+    try {
+      p.teardownNs.push_back(uint32_t(std::clamp<int64_t>(ns, 0, UINT32_MAX)));
+    } catch (...) {
+    }
+  }
 }
 
 std::chrono::milliseconds PipelineImpl::effectiveTimeout() const noexcept {
@@ -642,6 +765,7 @@ PipelineStats Pipeline::stats() const {
   PipelineStats s = impl_->counters;
   s.arenaBytes = impl_->arena.size;
   s.arenaFromPool = impl_->arenaSource != detail::ArenaPool::Source::Fresh;
+  s.streamFromPool = impl_->laneFromPool;
   s.bytesAllocated = impl_->allocator.usedBytes();
   s.peakBytesAllocated = impl_->allocator.peakBytes();
   s.liveBuffers = impl_->allocator.liveBlocks();

@@ -4,6 +4,7 @@
 
 #include "BlockAllocator.h"
 #include "DeviceActivity.h"
+#include "Lanes.h"
 #include "RuntimeState.h"
 #include "Validation.h"
 #include "Watchdog.h"
@@ -21,8 +22,8 @@ namespace Atoll::detail {
 class PipelineImpl {
 public:
   PipelineImpl(std::shared_ptr<RuntimeState> state, uint64_t id, std::string name,
-               const PipelineOptions &opts, ArenaPool::Lease lease, CUstream stream,
-               CUevent start, CUevent end, uint64_t control, CUevent cancelEvent,
+               const PipelineOptions &opts, ArenaPool::Lease lease, Lane lane,
+               bool laneFromPool, CUevent start, CUevent end,
                PartitionManager::Lease partition);
   ~PipelineImpl();
 
@@ -33,6 +34,7 @@ public:
   const std::chrono::milliseconds configuredTimeout; // 0 = dynamic
   const bool gpuTiming;
   const ArenaPool::Source arenaSource;
+  const bool laneFromPool; // stream, cancel event and slot reused (Lanes.h)
   Arena arena;
   const CUstream stream;
   const CUevent startEvent, endEvent;
@@ -150,6 +152,34 @@ public:
 /// Test hook: when set, createPipeline throws std::bad_alloc right after the arena
 /// lease (tests that nothing leaks and no exception crosses the API).
 extern std::atomic<bool> failCreatePipelineAfterLease;
+
+/// Bench hook (bench/src/Partition.cpp): while profileCreatePipeline is set, every
+/// createPipeline that succeeds adds how long each of its steps took (steady clock,
+/// with the real driver) to createProfile(), and every teardown its duration.
+enum class CreateStep : uint8_t {
+  Checks,    // the context made current, option checks, the arena's shape, the quota
+  Partition, // PartitionManager::acquire (a pooled partition) or the rest of the device
+  Arena,     // ArenaPool::acquire
+  Lane,      // a pooled lane, or a new one (slot, stream, cancel event)
+  Reset,     // the control block's zeroing (cuMemsetD32Async)
+  Events,    // timing events (PipelineOptions::gpuTiming)
+  Scrub,     // a fresh arena's scrub, or the wait for a pooled one's
+  Impl,      // the PipelineImpl
+  Watch,     // the watchdog's entry and the Pipeline
+  Count
+};
+const char *createStepName(CreateStep s) noexcept;
+struct CreateSample {
+  uint32_t ns[size_t(CreateStep::Count)] = {};
+  bool laneReused = false;
+};
+struct CreateProfile {
+  std::mutex mutex;
+  std::vector<CreateSample> creates;
+  std::vector<uint32_t> teardownNs;
+};
+extern std::atomic<bool> profileCreatePipeline;
+CreateProfile &createProfile();
 
 /// Creates the stream and events, leases and prepares the arena (scrub of fresh
 /// memory, or a wait for the pooled arena's scrub). Exception-safe: if anything

@@ -312,6 +312,8 @@ RuntimeState::~RuntimeState() {
   // 2. Drain the pool (polling, bounded); what is still quarantined then runs a
   //    kernel that did not end: abandon the context before anything could wait.
   if (current && !lost() && makeCurrent() && pool) {
+    // Pooled lanes: slots and streams given back (their work ends on its own).
+    lanes.shutdown(true);
     pool->shutdown(options.shutdownDrainTimeout);
     if (pool->stats().quarantinedArenas > 0)
       abandon();
@@ -323,6 +325,7 @@ RuntimeState::~RuntimeState() {
     if (!abandoned.load() && partitions)
       partitions->shutdown();
   } else {
+    lanes.shutdown(false);
     inert->store(true); // lost or reset: the reset frees everything
   }
   // 3. Drop modules and arenas: unloads and frees are queued on the reclaim thread
@@ -476,6 +479,8 @@ RuntimeStats Runtime::stats() const {
   }
   s.livePipelines = state_->livePipelines.load();
   s.pipelinesCreated = state_->pipelinesCreated.load();
+  s.pipelineStreamsPooled = state_->lanes.pooled();
+  s.pipelineStreamsReused = state_->lanes.reused();
   s.compilations = state_->compilations.load();
   s.memoryCacheHits = state_->memoryHits.load();
   s.diskCacheHits = state_->diskHits.load();

@@ -11,6 +11,7 @@
 #include "DeviceRegistry.h"
 #include "DiskCache.h"
 #include "HostBlocks.h"
+#include "Lanes.h"
 #include "LoadedModule.h"
 #include "ModuleCache.h"
 #include "Worker.h"
@@ -66,6 +67,8 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::unique_ptr<ArenaPool> pool;
   ModuleCache modules;
   ControlBlocks controls{*this}; // per-pipeline control blocks + the control stream
+  /// Streams, cancel events and slots of ended pipelines, for the next (Lanes.h).
+  LanePool lanes{*this};
   /// SM partitions (green contexts); null for a compile-only runtime.
   std::unique_ptr<PartitionManager> partitions;
 

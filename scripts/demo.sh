@@ -40,7 +40,8 @@ fi
 if ! "$service" --probe >/dev/null 2>&1; then
   echo "No CUDA device here: $("$service" --probe 2>&1 | tail -n 1)"
   echo "The kernels above were hardened; run 'make demo' on a machine with an NVIDIA GPU"
-  echo "to see several tenants (one of them malicious) share it."
+  echo "to see several tenants (one of them malicious, held to an SM quota where the"
+  echo "device has SM partitions) share it."
   exit 0
 fi
 "$service" --kernels "$kernels_dir"

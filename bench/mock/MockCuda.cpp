@@ -19,6 +19,7 @@
 #include "../src/Reference.h"
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -358,38 +359,53 @@ double model(Function &f, unsigned gx, unsigned bx, void **p, bool execute) {
 
 } // namespace
 
+// Driver calls per thread and entry point (atollMockCalls): the tests count what
+// one createPipeline costs in driver calls, without the runtime's other threads.
+thread_local std::map<std::string, unsigned long> t_calls;
+thread_local unsigned long t_callsTotal = 0;
+void countCall(const char *name) {
+  // Under the names the runtime's sources use: cuda.h renames some entry points
+  // (cuStreamDestroy is cuStreamDestroy_v2), and so __func__.
+  std::string key = name;
+  if (auto v = key.rfind("_v"); v != std::string::npos && v + 2 < key.size() &&
+                                std::isdigit(static_cast<unsigned char>(key[v + 2])))
+    key.resize(v);
+  ++t_calls[key];
+  ++t_callsTotal;
+}
+
 extern "C" {
 
-CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
-CUresult cuDriverGetVersion(int *v) {
+CUresult cuInit(unsigned int) { countCall(__func__); return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *v) { countCall(__func__);
   *v = 13000;
   return CUDA_SUCCESS;
 }
-CUresult cuGetErrorName(CUresult e, const char **s) {
+CUresult cuGetErrorName(CUresult e, const char **s) { countCall(__func__);
   static thread_local char buf[64];
   std::snprintf(buf, sizeof buf, "MOCK_ERROR_%d", int(e));
   *s = buf;
   return CUDA_SUCCESS;
 }
-CUresult cuGetErrorString(CUresult, const char **s) {
+CUresult cuGetErrorString(CUresult, const char **s) { countCall(__func__);
   *s = "mock driver error";
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetCount(int *c) {
+CUresult cuDeviceGetCount(int *c) { countCall(__func__);
   *c = 1;
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+CUresult cuDeviceGet(CUdevice *d, int ordinal) { countCall(__func__);
   if (ordinal != 0)
     return CUDA_ERROR_INVALID_DEVICE;
   *d = 0;
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetName(char *name, int len, CUdevice) {
+CUresult cuDeviceGetName(char *name, int len, CUdevice) { countCall(__func__);
   std::snprintf(name, size_t(len), "Mock GPU (bench/mock/MockCuda.cpp)");
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) { countCall(__func__);
   switch (a) {
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
@@ -408,37 +424,37 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuDeviceTotalMem(size_t *b, CUdevice) {
+CUresult cuDeviceTotalMem(size_t *b, CUdevice) { countCall(__func__);
   *b = size_t(16) << 30;
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) {
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) { countCall(__func__);
   *c = reinterpret_cast<CUcontext>(&g_primary);
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxRelease(CUdevice) {
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { countCall(__func__);
   waitingCall(); // assumed: the last release destroys the context, which waits
   return CUDA_SUCCESS;
 }
-CUresult cuDevicePrimaryCtxReset(CUdevice) {
+CUresult cuDevicePrimaryCtxReset(CUdevice) { countCall(__func__);
   g_stackLimit = 1024; // a reset context starts with the default limits
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSetCurrent(CUcontext c) {
+CUresult cuCtxSetCurrent(CUcontext c) { countCall(__func__);
   t_current = c;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxGetCurrent(CUcontext *c) {
+CUresult cuCtxGetCurrent(CUcontext *c) { countCall(__func__);
   *c = t_current;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
-CUresult cuCtxCreate(CUcontext *c, CUctxCreateParams *, unsigned int, CUdevice) {
+CUresult cuCtxSynchronize() { countCall(__func__); return CUDA_SUCCESS; }
+CUresult cuCtxCreate(CUcontext *c, CUctxCreateParams *, unsigned int, CUdevice) { countCall(__func__);
   *c = reinterpret_cast<CUcontext>(new Ctx{g_nextCtx++});
   t_current = *c;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxDestroy(CUcontext c) {
+CUresult cuCtxDestroy(CUcontext c) { countCall(__func__);
   if (c == reinterpret_cast<CUcontext>(&g_primary))
     return CUDA_ERROR_INVALID_CONTEXT;
   if (t_current == c)
@@ -446,11 +462,11 @@ CUresult cuCtxDestroy(CUcontext c) {
   delete reinterpret_cast<Ctx *>(c);
   return CUDA_SUCCESS;
 }
-CUresult cuCtxGetLimit(size_t *v, CUlimit l) {
+CUresult cuCtxGetLimit(size_t *v, CUlimit l) { countCall(__func__);
   *v = l == CU_LIMIT_STACK_SIZE ? g_stackLimit.load() : 1024;
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSetLimit(CUlimit l, size_t v) {
+CUresult cuCtxSetLimit(CUlimit l, size_t v) { countCall(__func__);
   waitingCall(); // "the device will block until all preceding requested tasks are complete"
   g_stackLimitSets++;
   if (int fault = g_stackLimitFault.load())
@@ -462,14 +478,14 @@ CUresult cuCtxSetLimit(CUlimit l, size_t v) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamCreate(CUstream *s, unsigned int) {
+CUresult cuStreamCreate(CUstream *s, unsigned int) { countCall(__func__);
   auto lock = ctxLocked();
   auto *st = new Stream;
   g_streams.insert(st);
   *s = reinterpret_cast<CUstream>(st);
   return CUDA_SUCCESS;
 }
-CUresult cuStreamDestroy(CUstream s) {
+CUresult cuStreamDestroy(CUstream s) { countCall(__func__);
   auto lock = ctxLocked();
   if (GreenCtx *g = reinterpret_cast<Stream *>(s)->green)
     --g->streams;
@@ -480,47 +496,47 @@ CUresult cuStreamDestroy(CUstream s) {
   g_cv.notify_all();
   return CUDA_SUCCESS;
 }
-CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
-CUresult cuStreamQuery(CUstream s) {
+CUresult cuStreamSynchronize(CUstream) { countCall(__func__); return CUDA_SUCCESS; }
+CUresult cuStreamQuery(CUstream s) { countCall(__func__);
   auto lock = ctxLocked();
   return busy(streamOf(s)) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
-CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int) {
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int) { countCall(__func__);
   auto lock = ctxLocked();
   Stream &st = streamOf(s);
   st.t = std::max(st.t, reinterpret_cast<Event *>(e)->t);
   return CUDA_SUCCESS;
 }
-CUresult cuEventCreate(CUevent *e, unsigned int) {
+CUresult cuEventCreate(CUevent *e, unsigned int) { countCall(__func__);
   auto lock = ctxLocked();
   *e = reinterpret_cast<CUevent>(new Event);
   return CUDA_SUCCESS;
 }
-CUresult cuEventDestroy(CUevent e) {
+CUresult cuEventDestroy(CUevent e) { countCall(__func__);
   auto lock = ctxLocked();
   delete reinterpret_cast<Event *>(e);
   return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent e, CUstream s) {
+CUresult cuEventRecord(CUevent e, CUstream s) { countCall(__func__);
   auto lock = ctxLocked();
   reinterpret_cast<Event *>(e)->t = streamOf(s).t;
   reinterpret_cast<Event *>(e)->on = busy(streamOf(s)) ? &streamOf(s) : nullptr;
   return CUDA_SUCCESS;
 }
-CUresult cuEventQuery(CUevent e) {
+CUresult cuEventQuery(CUevent e) { countCall(__func__);
   // Hold mode: not complete while the stream it was recorded on still holds work.
   auto lock = ctxLocked();
   Stream *on = reinterpret_cast<Event *>(e)->on;
   return on && g_streams.count(on) && busy(*on) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
-CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
-CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+CUresult cuEventSynchronize(CUevent) { countCall(__func__); return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) { countCall(__func__);
   auto lock = ctxLocked();
   *ms = float(reinterpret_cast<Event *>(b)->t - reinterpret_cast<Event *>(a)->t);
   return CUDA_SUCCESS;
 }
 
-CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
+CUresult cuMemAlloc(CUdeviceptr *p, size_t n) { countCall(__func__);
   auto lock = ctxLocked();
   void *m = std::aligned_alloc(256, (n + 255) / 256 * 256);
   if (!m)
@@ -528,23 +544,23 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
   *p = reinterpret_cast<CUdeviceptr>(m);
   return CUDA_SUCCESS;
 }
-CUresult cuMemFree(CUdeviceptr p) {
+CUresult cuMemFree(CUdeviceptr p) { countCall(__func__);
   waitingCall();
   std::free(reinterpret_cast<void *>(p));
   return CUDA_SUCCESS;
 }
-CUresult cuMemGetInfo(size_t *f, size_t *t) {
+CUresult cuMemGetInfo(size_t *f, size_t *t) { countCall(__func__);
   *f = size_t(12) << 30;
   *t = size_t(16) << 30;
   return CUDA_SUCCESS;
 }
-CUresult cuMemAllocHost(void **p, size_t n) {
+CUresult cuMemAllocHost(void **p, size_t n) { countCall(__func__);
   *p = std::malloc(n);
   auto lock = ctxLocked();
   g_hostAllocs.insert(*p);
   return CUDA_SUCCESS;
 }
-CUresult cuMemFreeHost(void *p) {
+CUresult cuMemFreeHost(void *p) { countCall(__func__);
   waitingCall();
   {
     auto lock = ctxLocked();
@@ -553,59 +569,59 @@ CUresult cuMemFreeHost(void *p) {
   std::free(p);
   return CUDA_SUCCESS;
 }
-CUresult cuMemHostRegister(void *p, size_t, unsigned int) {
+CUresult cuMemHostRegister(void *p, size_t, unsigned int) { countCall(__func__);
   auto lock = ctxLocked();
   g_hostAllocs.insert(p);
   return CUDA_SUCCESS;
 }
-CUresult cuMemHostUnregister(void *p) {
+CUresult cuMemHostUnregister(void *p) { countCall(__func__);
   waitingCall();
   auto lock = ctxLocked();
   return g_hostAllocs.erase(p) ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
-CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) { countCall(__func__);
   { auto lock = ctxLocked(); }
   std::memcpy(reinterpret_cast<void *>(d), s, n);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
+CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) { countCall(__func__);
   { auto lock = ctxLocked(); }
   std::memcpy(d, reinterpret_cast<void *>(s), n);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) {
+CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t n) { countCall(__func__);
   { auto lock = ctxLocked(); }
   std::memmove(reinterpret_cast<void *>(d), reinterpret_cast<void *>(s), n);
   return CUDA_SUCCESS;
 }
-CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st) {
+CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream st) { countCall(__func__);
   hostCopy(st, s);
   return cuMemcpyHtoD(d, s, n);
 }
-CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) {
+CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) { countCall(__func__);
   hostCopy(st, d);
   return cuMemcpyDtoH(d, s, n);
 }
-CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) {
+CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { countCall(__func__);
   {
     auto lock = ctxLocked();
     enqueued(streamOf(st), false);
   }
   return cuMemcpyDtoD(d, s, n);
 }
-CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) {
+CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n) { countCall(__func__);
   { auto lock = ctxLocked(); }
   std::memset(reinterpret_cast<void *>(d), v, n);
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { countCall(__func__);
   std::memset(reinterpret_cast<void *>(d), v, n);
   auto lock = ctxLocked();
   streamOf(s).t += double(n) / 3e9; // ~3 TB/s
   enqueued(streamOf(s), false);
   return CUDA_SUCCESS;
 }
-CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { countCall(__func__);
   if (v == 1 && n == 1) {
     auto lock = ctxLocked();
     if (g_deferSets) {
@@ -632,7 +648,7 @@ CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) {
 }
 
 CUresult cuMemAddressReserve(CUdeviceptr *p, size_t size, size_t alignment, CUdeviceptr,
-                             unsigned long long) {
+                             unsigned long long) { countCall(__func__);
   size_t align = std::max<size_t>(alignment, 4096);
   size_t total = size + align;
   void *m = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -644,7 +660,7 @@ CUresult cuMemAddressReserve(CUdeviceptr *p, size_t size, size_t alignment, CUde
   g_reservations[base] = {m, total};
   return CUDA_SUCCESS;
 }
-CUresult cuMemAddressFree(CUdeviceptr p, size_t) {
+CUresult cuMemAddressFree(CUdeviceptr p, size_t) { countCall(__func__);
   auto lock = ctxLocked();
   auto it = g_reservations.find(p);
   if (it == g_reservations.end())
@@ -654,37 +670,37 @@ CUresult cuMemAddressFree(CUdeviceptr p, size_t) {
   return CUDA_SUCCESS;
 }
 CUresult cuMemCreate(CUmemGenericAllocationHandle *h, size_t size, const CUmemAllocationProp *,
-                     unsigned long long) {
+                     unsigned long long) { countCall(__func__);
   { auto lock = ctxLocked(); }
   *h = size;
   return CUDA_SUCCESS;
 }
-CUresult cuMemRelease(CUmemGenericAllocationHandle) {
+CUresult cuMemRelease(CUmemGenericAllocationHandle) { countCall(__func__);
   auto lock = ctxLocked();
   return CUDA_SUCCESS;
 }
 CUresult cuMemMap(CUdeviceptr p, size_t size, size_t, CUmemGenericAllocationHandle,
-                  unsigned long long) {
+                  unsigned long long) { countCall(__func__);
   { auto lock = ctxLocked(); }
   void *m = mmap(reinterpret_cast<void *>(p), size, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   return m == MAP_FAILED ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
 }
-CUresult cuMemUnmap(CUdeviceptr p, size_t size) {
+CUresult cuMemUnmap(CUdeviceptr p, size_t size) { countCall(__func__);
   { auto lock = ctxLocked(); }
   void *m = mmap(reinterpret_cast<void *>(p), size, PROT_NONE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   return m == MAP_FAILED ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
-CUresult cuMemSetAccess(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t) {
+CUresult cuMemSetAccess(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t) { countCall(__func__);
   return CUDA_SUCCESS;
 }
 CUresult cuMemGetAllocationGranularity(size_t *g, const CUmemAllocationProp *,
-                                       CUmemAllocationGranularity_flags) {
+                                       CUmemAllocationGranularity_flags) { countCall(__func__);
   *g = size_t(2) << 20;
   return CUDA_SUCCESS;
 }
-CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) { countCall(__func__);
   auto lock = ctxLocked();
   if (a == CU_POINTER_ATTRIBUTE_MEMORY_TYPE &&
       g_hostAllocs.count(reinterpret_cast<void *>(p))) {
@@ -813,7 +829,7 @@ CUresult loadCubin(const unsigned char *image, Module &mod) {
 } // extern "C++"
 
 CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_option *,
-                            void **) {
+                            void **) { countCall(__func__);
   waitingCall();
   if (std::memcmp(image, "\x7f" "ELF", 4) == 0) {
     auto mod = std::make_unique<Module>();
@@ -870,28 +886,28 @@ CUresult cuModuleLoadDataEx(CUmodule *m, const void *image, unsigned int, CUjit_
   *m = reinterpret_cast<CUmodule>(mod.release());
   return CUDA_SUCCESS;
 }
-CUresult cuModuleUnload(CUmodule m) {
+CUresult cuModuleUnload(CUmodule m) { countCall(__func__);
   waitingCall();
   delete reinterpret_cast<Module *>(m);
   g_liveModules--;
   return CUDA_SUCCESS;
 }
-CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule m) {
+CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule m) { countCall(__func__);
   *count = unsigned(reinterpret_cast<Module *>(m)->functions.size());
   return CUDA_SUCCESS;
 }
-CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned int n, CUmodule m) {
+CUresult cuModuleEnumerateFunctions(CUfunction *fns, unsigned int n, CUmodule m) { countCall(__func__);
   unsigned i = 0;
   for (auto &[name, f] : reinterpret_cast<Module *>(m)->functions)
     if (i < n)
       fns[i++] = reinterpret_cast<CUfunction>(f.get());
   return CUDA_SUCCESS;
 }
-CUresult cuFuncGetName(const char **name, CUfunction f) {
+CUresult cuFuncGetName(const char **name, CUfunction f) { countCall(__func__);
   *name = reinterpret_cast<Function *>(f)->name.c_str();
   return CUDA_SUCCESS;
 }
-CUresult cuFuncGetParamInfo(CUfunction fn, size_t i, size_t *offset, size_t *size) {
+CUresult cuFuncGetParamInfo(CUfunction fn, size_t i, size_t *offset, size_t *size) { countCall(__func__);
   Function &f = *reinterpret_cast<Function *>(fn);
   if (f.layout.empty() && f.params)
     return CUDA_ERROR_NOT_SUPPORTED; // loaded from PTX: no layout known
@@ -902,7 +918,7 @@ CUresult cuFuncGetParamInfo(CUfunction fn, size_t i, size_t *offset, size_t *siz
     *size = f.layout[i].second;
   return CUDA_SUCCESS;
 }
-CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) { countCall(__func__);
   { auto lock = ctxLocked(); }
   auto &fs = reinterpret_cast<Module *>(m)->functions;
   auto it = fs.find(name);
@@ -911,7 +927,7 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   *f = reinterpret_cast<CUfunction>(it->second.get());
   return CUDA_SUCCESS;
 }
-CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction fn) {
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction fn) { countCall(__func__);
   { auto lock = ctxLocked(); }
   if (a == CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES) {
     if (int fault = g_localBytesFault.load())
@@ -927,14 +943,14 @@ CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction fn) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { countCall(__func__);
   auto lock = ctxLocked();
   return CUDA_SUCCESS;
 }
 
 CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned int, unsigned int bx,
                         unsigned int, unsigned int, unsigned int, CUstream s, void **params,
-                        void **) {
+                        void **) { countCall(__func__);
   { auto lock = ctxLocked(); }
   Function &f = *reinterpret_cast<Function *>(fn);
   auto known = kNativeParams.find(f.name);
@@ -986,7 +1002,7 @@ CUresult cuLaunchKernel(CUfunction fn, unsigned int gx, unsigned int, unsigned i
   return CUDA_SUCCESS;
 }
 
-CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *r, CUdevResourceType type) {
+CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *r, CUdevResourceType type) { countCall(__func__);
   const char *g = std::getenv("ATOLL_MOCK_GREEN");
   if (g && std::string(g) == "unsupported")
     return CUDA_ERROR_NOT_SUPPORTED;
@@ -997,7 +1013,7 @@ CUresult cuDeviceGetDevResource(CUdevice, CUdevResource *r, CUdevResourceType ty
 }
 CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGroups,
                                      const CUdevResource *input, CUdevResource *remaining,
-                                     unsigned int flags, unsigned int minCount) {
+                                     unsigned int flags, unsigned int minCount) { countCall(__func__);
   if (!nbGroups || !input || input->type != CU_DEV_RESOURCE_TYPE_SM)
     return CUDA_ERROR_INVALID_VALUE;
   const bool ignoreGpcs = flags & CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
@@ -1040,7 +1056,7 @@ CUresult cuDevSmResourceSplitByCount(CUdevResource *result, unsigned int *nbGrou
   *nbGroups = made;
   return CUDA_SUCCESS;
 }
-CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *desc, CUdevResource *res, unsigned int n) {
+CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *desc, CUdevResource *res, unsigned int n) { countCall(__func__);
   if (!desc || !res || n == 0)
     return CUDA_ERROR_INVALID_VALUE;
   auto *d = new GreenDesc; // the real driver does not free descriptors either
@@ -1055,7 +1071,7 @@ CUresult cuDevResourceGenerateDesc(CUdevResourceDesc *desc, CUdevResource *res, 
   *desc = reinterpret_cast<CUdevResourceDesc>(d);
   return CUDA_SUCCESS;
 }
-CUresult cuGreenCtxCreate(CUgreenCtx *g, CUdevResourceDesc desc, CUdevice, unsigned int flags) {
+CUresult cuGreenCtxCreate(CUgreenCtx *g, CUdevResourceDesc desc, CUdevice, unsigned int flags) { countCall(__func__);
   if (!(flags & CU_GREEN_CTX_DEFAULT_STREAM) || !desc)
     return CUDA_ERROR_INVALID_VALUE;
   waitingCall(); // assumed to wait like the other context-level calls
@@ -1067,7 +1083,7 @@ CUresult cuGreenCtxCreate(CUgreenCtx *g, CUdevResourceDesc desc, CUdevice, unsig
   *g = reinterpret_cast<CUgreenCtx>(c);
   return CUDA_SUCCESS;
 }
-CUresult cuGreenCtxDestroy(CUgreenCtx g) {
+CUresult cuGreenCtxDestroy(CUgreenCtx g) { countCall(__func__);
   waitingCall();
   auto lock = ctxLocked();
   auto *c = reinterpret_cast<GreenCtx *>(g);
@@ -1077,7 +1093,7 @@ CUresult cuGreenCtxDestroy(CUgreenCtx g) {
   delete c;
   return CUDA_SUCCESS;
 }
-CUresult cuGreenCtxStreamCreate(CUstream *s, CUgreenCtx g, unsigned int flags, int) {
+CUresult cuGreenCtxStreamCreate(CUstream *s, CUgreenCtx g, unsigned int flags, int) { countCall(__func__);
   if (!(flags & CU_STREAM_NON_BLOCKING) || !g)
     return CUDA_ERROR_INVALID_VALUE;
   auto lock = ctxLocked();
@@ -1175,6 +1191,15 @@ void atollMockLocalBytes(int bytes, int failWith) {
   g_localBytes = bytes;
   g_localBytesFault = failWith;
 }
+/// Driver calls this thread made to `name` (nullptr or "": to every entry point)
+/// since it started.
+unsigned long atollMockCalls(const char *name) {
+  if (!name || !*name)
+    return t_callsTotal;
+  auto it = t_calls.find(name);
+  return it == t_calls.end() ? 0 : it->second;
+}
+
 void atollMockSetQueueDepth(int depth) {
   std::lock_guard lock(g_mutex);
   g_queueDepth = depth;

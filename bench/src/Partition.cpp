@@ -26,12 +26,15 @@
 //
 // Also: createPipeline with an 8-SM quota from the pool (median of 7 interleaved
 // rounds' p50s, target <= 10 us; first round, pooled p50 and p99 too) next to one
-// without a quota; the pool's start-up cost (RuntimeOptions::partitionPool
+// without a quota, then where its time goes (a pass with the runtime's step clock
+// on: p50 and mean per step, streams from the pool, the teardown); the pool's start-up cost (RuntimeOptions::partitionPool
 // of 16 x 8 SMs: Runtime::create with minus without); how many disjoint 8-SM
 // partitions run at once (pipelines until CapacityExceeded; target 16 on an H200);
 // and the single-tenant cost: kernels/s of a grid-filling `spin` on the whole device,
 // in a partition of every SM, and in 64 SMs.
 #include "Bench.h"
+
+#include "PipelineImpl.h" // the createPipeline step profile (a bench hook)
 
 #include <atomic>
 #include <cmath>
@@ -217,6 +220,60 @@ void runPartition(Context &ctx) {
     log("createPipeline: 8-SM quota from the pool p50 %.1f us (median of rounds; first round "
         "%.1f, pooled %.1f, p99 %.1f); no quota p50 %.1f us (median of rounds)",
         quotaMedian, quotaP50s[0], percentile(quota, 50), percentile(quota, 99), plainMedian);
+    // Where the time goes: a separate pass of n creations per kind with the
+    // runtime's step clock on (the figures above ran without it), p50 and mean per
+    // step, how many took a pooled stream, and the teardown (not in the figures).
+    for (uint32_t q : {8u, 0u}) {
+      Atoll::detail::CreateProfile &prof = Atoll::detail::createProfile();
+      {
+        std::lock_guard lock(prof.mutex);
+        prof.creates.clear();
+        prof.teardownNs.clear();
+      }
+      Atoll::detail::profileCreatePipeline = true;
+      const auto before = rt.stats();
+      (void)timeCreate(q);
+      const auto after = rt.stats();
+      Atoll::detail::profileCreatePipeline = false;
+      std::lock_guard lock(prof.mutex);
+      const char *kind = q ? "quota_8_pooled" : "no_quota";
+      std::string line;
+      double sumP50 = 0;
+      for (size_t k = 0; k < size_t(Atoll::detail::CreateStep::Count); ++k) {
+        std::vector<double> us;
+        for (const auto &c : prof.creates)
+          us.push_back(c.ns[k] / 1000.0);
+        const double p50 = percentile(us, 50);
+        double mean = 0;
+        for (double u : us)
+          mean += u / double(us.size());
+        sumP50 += p50;
+        const char *step = Atoll::detail::createStepName(Atoll::detail::CreateStep(k));
+        res.row("partition", "create_steps_" + std::string(kind), step, "p50", p50, "us");
+        res.row("partition", "create_steps_" + std::string(kind), step, "mean", mean, "us");
+        char b[64];
+        std::snprintf(b, sizeof b, "%s%s %.2f/%.2f", k ? " " : "", step, p50, mean);
+        line += b;
+      }
+      size_t reused = 0;
+      for (const auto &c : prof.creates)
+        reused += c.laneReused;
+      std::vector<double> down;
+      for (uint32_t ns : prof.teardownNs)
+        down.push_back(ns / 1000.0);
+      const double reusedShare = prof.creates.empty() ? 0 : double(reused) / prof.creates.size();
+      res.row("partition", "create_steps_" + std::string(kind), "sum_of_p50s", "us", sumP50, "us");
+      res.row("partition", "create_steps_" + std::string(kind), "stream_reused", "share",
+              reusedShare, "");
+      res.row("partition", "create_steps_" + std::string(kind), "teardown", "p50",
+              percentile(down, 50), "us");
+      log("createPipeline steps, %s (p50/mean us of %zu, step clock on): %s | sum of p50s %.2f; "
+          "stream from the pool %.0f%% (runtime: %llu reused); teardown p50 %.2f us",
+          q ? "8-SM quota from the pool" : "no quota", prof.creates.size(), line.c_str(), sumP50,
+          100 * reusedShare,
+          (unsigned long long)(after.pipelineStreamsReused - before.pipelineStreamsReused),
+          percentile(down, 50));
+    }
     Atoll::RuntimeOptions ro;
     ro.compileInProcess = true;
     ro.deviceOrdinal = opts.device;

@@ -11,12 +11,22 @@
 //              (after every attack launch, every word of it is zero or was written by
 //              the attacker itself).
 //
-//   multi_tenant_service --kernels DIR [--rounds R] [--elements N]
+//   quota:     mallory's pipeline runs with an SM quota (PipelineOptions::smCount) in a
+//              runtime that sets those SMs aside (RuntimeOptions::quotaSms), so its
+//              kernels run on its own SMs and the victims' on all the others; checked
+//              through Pipeline::partitionSms and RuntimeStats. Where the device or
+//              driver has no SM partitions (green contexts), the request is refused
+//              with a typed Unsupported, which the service prints, and mallory runs on
+//              the whole device (the other checks are unchanged).
+//
+//   multi_tenant_service --kernels DIR [--rounds R] [--elements N] [--quota-sms Q]
 //   multi_tenant_service --probe
 //
 // R (default 20): attack rounds; each round attacks every victim buffer once, and the
 // victims keep launching their kernels (at least R times) until the attack is over.
 // N (default 1048576, at most 2097152): elements per buffer.
+// Q (default 16, 0: none): mallory's SM quota, rounded up by the runtime to the
+// device's partition granularity (8 SMs on an H200).
 // DIR holds vector_add.bc, stencil.bc and malicious.bc (compiled from examples/kernels/
 // at build time into build/examples/kernels) and optionally refused.bc, which the
 // runtime must refuse at load time.
@@ -140,6 +150,8 @@ struct Service {
   std::filesystem::path kernelsDir;
   uint32_t n = 1u << 20;
   int rounds = 20;
+  uint32_t quotaSms = 16;       // mallory's SM quota (0: none)
+  std::string quotaUnsupported; // the Unsupported error's text, when refused
   Atoll::Runtime *rt = nullptr;
   std::vector<std::unique_ptr<Tenant>> tenants;
   std::vector<const Framed *> targets; // the victims' buffers, for the attacker
@@ -234,20 +246,28 @@ std::vector<uint32_t> floats(uint32_t n, float scale) {
 bool setup(Service &s, Tenant &t) {
   if (!load(s, t))
     return false;
-  // The attacker gets an SM quota where the device has SM partitions (green
-  // contexts): its kernels then run on 16 SMs of their own and cannot crowd out the
-  // victims, whatever they launch (docs/runtime-api.md, "SM partitions").
-  const bool quota = t.role == Role::Attacker && s.rt->stats().partitionSms > 0;
-  auto p = s.rt->createPipeline(
-      {.arenaBytes = kArenaBytes, .name = t.name, .smCount = quota ? 16u : 0u});
+  // The attacker gets an SM quota (docs/runtime-api.md, "SM partitions"): its
+  // kernels then run on SMs of their own and cannot crowd out the victims, whatever
+  // they launch. Where SM partitions are unsupported the request is refused with a
+  // typed Unsupported: the service says so and runs it without a quota.
+  const uint32_t quota = t.role == Role::Attacker ? s.quotaSms : 0;
+  auto p = s.rt->createPipeline({.arenaBytes = kArenaBytes, .name = t.name, .smCount = quota});
+  if (!p && quota && p.error().code() == ErrorCode::Unsupported) {
+    s.quotaUnsupported = oneLine(p.error());
+    t.setupLines.push_back(t.tag() + format("SM quota of %u SMs refused: %s", quota,
+                                            s.quotaUnsupported.c_str()));
+    t.setupLines.push_back(t.tag() + "  runs WITHOUT a quota, on the whole device");
+    p = s.rt->createPipeline({.arenaBytes = kArenaBytes, .name = t.name});
+  }
   if (!p) {
     t.fail(t.setupLines, "creating the pipeline", p.error());
     return false;
   }
   t.pipeline = std::move(*p);
-  if (quota)
-    std::printf("%s runs in an SM partition of %u SMs\n", t.name.c_str(),
-                t.pipeline->partitionSms());
+  if (quota && s.quotaUnsupported.empty())
+    t.setupLines.push_back(t.tag() + format("SM quota of %u SMs: its kernels run on a partition "
+                                            "of %u SMs of its own",
+                                            quota, t.pipeline->partitionSms()));
   switch (t.role) {
   case Role::VectorAdd:
     return allocateFramed(t, "a", 0, floats(s.n, 1.0f), true) &&
@@ -508,6 +528,57 @@ void checkAttacker(const Service &s, Tenant &t) {
     t.checkLines.push_back(t.tag() + "FAIL: no attack ran");
 }
 
+/// The SM quota, seen from the runtime while every pipeline is alive: mallory's
+/// partition is the only one, of at least the quota; the victims run on the rest of
+/// the device, disjoint from it. Returns the lines to print; `ok` false on a failure.
+std::vector<std::string> checkQuota(const Service &s, bool &ok) {
+  std::vector<std::string> lines;
+  const std::string tag = format("%-10s", "[service]");
+  if (s.quotaSms == 0) {
+    lines.push_back(tag + "SM quota: none requested (--quota-sms 0)");
+    return lines;
+  }
+  if (!s.quotaUnsupported.empty()) {
+    lines.push_back(tag + "SM quota: NOT APPLIED, SM partitions are unsupported here "
+                          "(typed Unsupported, see mallory's lines); every tenant ran on the "
+                          "whole device");
+    return lines;
+  }
+  const Atoll::RuntimeStats st = s.rt->stats();
+  const Tenant *attacker = nullptr;
+  std::vector<const Tenant *> victims;
+  for (const auto &t : s.tenants) {
+    if (!t->pipeline)
+      continue;
+    if (t->role == Role::Attacker)
+      attacker = t.get();
+    else
+      victims.push_back(t.get());
+  }
+  if (!attacker) {
+    ok = false;
+    lines.push_back(tag + "SM quota: FAIL, mallory has no pipeline");
+    return lines;
+  }
+  const uint32_t mine = attacker->pipeline->partitionSms();
+  bool quotaOk = mine >= s.quotaSms && st.partitionsLive == 1 && st.partitionSmsCommitted == mine &&
+                 st.partitionRemainderSms > 0;
+  std::string rest;
+  for (const Tenant *v : victims) {
+    quotaOk = quotaOk && v->pipeline->partitionSms() == st.partitionRemainderSms;
+    rest += format("%s%s %u", rest.empty() ? "" : ", ", v->name.c_str(),
+                   v->pipeline->partitionSms());
+  }
+  ok = ok && quotaOk;
+  lines.push_back(tag + format("SM quota: %s, mallory on %u SMs of its own (quota %u, %" PRIu64
+                               " partition live, %u SMs committed), the others on the rest "
+                               "of the device (%u SMs: %s)",
+                               quotaOk ? "OK" : "FAIL", mine, s.quotaSms, st.partitionsLive,
+                               st.partitionSmsCommitted, st.partitionRemainderSms,
+                               rest.c_str()));
+  return lines;
+}
+
 // --- main ---------------------------------------------------------------------------------
 
 std::string deviceLine(const Atoll::DeviceInfo &d) {
@@ -534,6 +605,10 @@ int main(int argc, char **argv) {
   app.add_option("--rounds", s.rounds, "rounds of work per tenant")->check(CLI::Range(1, 10000));
   app.add_option("--elements", s.n, "elements per tenant's buffer")
       ->check(CLI::Range(1u, 1u << 21));
+  app.add_option("--quota-sms", s.quotaSms,
+                 "mallory's SM quota (0: none; default 16); the runtime sets that many SMs "
+                 "aside and runs the other tenants on the rest")
+      ->check(CLI::Range(0u, 1024u));
   try {
     app.parse(argc, argv);
     if (!probe && kernelsDir.empty())
@@ -543,7 +618,11 @@ int main(int argc, char **argv) {
   }
   s.kernelsDir = kernelsDir;
 
-  auto runtime = Atoll::Runtime::create();
+  // SMs set aside for mallory's quota: the victims run on the rest of the device
+  // (ignored where SM partitions are unsupported).
+  Atoll::RuntimeOptions options;
+  options.quotaSms = s.quotaSms;
+  auto runtime = Atoll::Runtime::create(options);
   if (!runtime) {
     // 3 only for an absent driver or device; a broken one is an error (exit 1).
     const auto code = runtime.error().code();
@@ -587,8 +666,9 @@ int main(int argc, char **argv) {
 
   std::printf("AToLL multi-tenant service on %s\n", deviceLine(s.rt->device()).c_str());
   std::printf("one CUDA context, %zu tenant threads, %d+ rounds of %u elements; mallory is "
-              "malicious\n",
-              s.tenants.size(), s.rounds, s.n);
+              "malicious%s\n",
+              s.tenants.size(), s.rounds, s.n,
+              s.quotaSms ? format(" and asks for an SM quota of %u", s.quotaSms).c_str() : "");
 
   // One thread per tenant. Setup (each tenant: upload, pipeline, buffers) | the service
   // hands the victims' addresses to the attacker | everyone runs concurrently | once
@@ -612,6 +692,9 @@ int main(int argc, char **argv) {
     });
   }
   setUp.wait();
+  // Every pipeline exists now: the quota is checked while they all hold their SMs.
+  bool quotaOk = true;
+  const std::vector<std::string> quotaLines = checkQuota(s, quotaOk);
   for (auto &t : s.tenants)
     if (t->active && t->role != Role::Attacker)
       for (const Framed &f : t->buffers)
@@ -624,10 +707,15 @@ int main(int argc, char **argv) {
   bool allOk = true, lost = false;
   uint64_t launches = 0;
   size_t refused = 0;
-  for (auto lines : {&Tenant::setupLines, &Tenant::runLines, &Tenant::checkLines})
+  for (auto lines : {&Tenant::setupLines, &Tenant::runLines, &Tenant::checkLines}) {
     for (auto &t : s.tenants)
       for (const std::string &line : (*t).*lines)
         std::printf("%s\n", line.c_str());
+    if (lines == &Tenant::setupLines)
+      for (const std::string &line : quotaLines)
+        std::printf("%s\n", line.c_str());
+  }
+  allOk = allOk && quotaOk;
   for (auto &t : s.tenants) {
     allOk = allOk && t->ok;
     lost = lost || t->contextLost;
@@ -643,7 +731,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   std::printf("ALL CHECKS PASSED: %zu tenants (%zu refused at load), %" PRIu64 " launches in "
-              "%.2f s, one context, no fault\n",
-              s.tenants.size(), refused, launches, seconds);
+              "%.2f s, one context, no fault%s\n",
+              s.tenants.size(), refused, launches, seconds,
+              s.quotaSms == 0                 ? ""
+              : s.quotaUnsupported.empty() ? "; mallory held to its SM quota"
+                                             : "; no SM quota (unsupported here)");
   return 0;
 }

@@ -91,6 +91,7 @@ struct PipelineOptions {
 struct PipelineStats {
   uint64_t arenaBytes = 0;
   bool arenaFromPool = false;     // the arena was recycled (and scrubbed) from the pool
+  bool streamFromPool = false;    // its stream was an ended pipeline's (RuntimeStats)
   uint64_t bytesAllocated = 0;    // current, in ATOLL_BUFFER_ALIGNMENT-rounded blocks
   uint64_t peakBytesAllocated = 0;
   uint64_t liveBuffers = 0;

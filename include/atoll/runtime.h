@@ -198,6 +198,11 @@ struct RuntimeStats {
   uint64_t pooledArenas = 0;
   uint64_t quarantinedArenas = 0; // released while their work was still running
   uint64_t pipelinesCreated = 0;
+  /// Streams of ended pipelines kept for the next (with their cancel event and
+  /// control block; docs/runtime-api.md, "Pipeline creation"), and pipelines that
+  /// took one instead of creating a stream.
+  uint64_t pipelineStreamsPooled = 0;
+  uint64_t pipelineStreamsReused = 0;
   uint64_t arenasFromPool = 0;
   uint64_t arenasAllocated = 0;
   uint64_t arenasFreed = 0;

@@ -141,6 +141,9 @@ void PartitionManager::collectLocked() noexcept {
 }
 
 void PartitionManager::destroyLater(CUgreenCtx green) noexcept {
+  // Its pooled pipeline lanes first (Lanes.h): their streams are destroyed (or
+  // retired, then destroyed by the quiet check) before the green context.
+  state_.lanes.drop(green);
   // Only in a quiet section, like the other context-level calls that may wait: by
   // then every stream of the partition has been destroyed (retired streams are
   // destroyed by the quiet check itself, DeviceActivity.h).

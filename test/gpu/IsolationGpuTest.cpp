@@ -84,7 +84,12 @@ TEST_F(RuntimeGpu, ScrubIsOrderedAfterUnfinishedWork) {
   rt->collect();
 }
 
-TEST_F(RuntimeGpu, TimeoutOnASpinningKernelLeavesOthersAlone) {
+// Its bounds assume the spinning kernel and the victim's work run concurrently:
+// compute-sanitizer serialises work, so the memcheck passes (scripts/gpu-batch.sh,
+// scripts/run-gpu.sh) leave it out by this name (*TimingSensitive*).
+class RuntimeGpuTimingSensitive : public RuntimeGpu {};
+
+TEST_F(RuntimeGpuTimingSensitive, TimeoutOnASpinningKernelLeavesOthersAlone) {
   auto app = load("runtime_kernels.bc");
   ASSERT_TRUE(app);
   // The cooperative policy (cancelOnTimeout = false): the kernel keeps running.

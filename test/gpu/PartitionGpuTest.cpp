@@ -83,6 +83,33 @@ TEST_F(Partition, QuotaConfinesKernelsToItsSms) {
   EXPECT_GE(mine.size(), 8u);
 }
 
+// Pipeline lanes (runtime/Lanes.h) on the real driver: the second pipeline of a
+// partition takes the first one's stream from the pool, and its kernels still run on
+// the partition's SMs only; its arena reads zero and the kernel's result is right.
+TEST_F(Partition, APooledStreamStaysInItsPartition) {
+  const uint32_t blocks = 132 * 8;
+  for (int round = 0; round < 2; ++round) {
+    auto part = pipeline({.arenaBytes = 2 * MiB, .name = "quota-16", .smCount = 16});
+    ASSERT_TRUE(part);
+    EXPECT_EQ(part->stats().streamFromPool, round == 1) << "round " << round;
+    Buffer whole = *part->allocate(part->arenaBytes());
+    std::vector<uint8_t> bytes(whole.size(), 0xEE);
+    ASSERT_TRUE(part->copyToHost(bytes, whole));
+    EXPECT_EQ(std::count(bytes.begin(), bytes.end(), 0), ptrdiff_t(bytes.size()))
+        << "round " << round << ": the arena was not zero";
+    ASSERT_TRUE(part->free(whole));
+    Buffer b = *part->allocate(blocks * 4);
+    ASSERT_TRUE(launchProbe(*part, b, blocks, 200));
+    ASSERT_TRUE(part->synchronize());
+    auto mine = smsOf(*part, b, blocks);
+    std::printf("[partition] quota 16, %s stream: %zu distinct SMs (%s)\n",
+                round ? "pooled" : "new", mine.size(), list(mine).c_str());
+    EXPECT_LE(mine.size(), 16u) << "round " << round;
+    EXPECT_TRUE(runVadd(*part, kernel(vaddApp, "vadd"), 100000, round));
+  }
+  EXPECT_GE(rt->stats().pipelineStreamsReused, 1u);
+}
+
 TEST_F(Partition, EveryGroupIsADisjointPartitionAndTheNextIsRefused) {
   std::vector<std::unique_ptr<Pipeline>> ps;
   std::vector<Buffer> outs;
