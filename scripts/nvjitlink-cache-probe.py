@@ -77,5 +77,5 @@ print("unique PTX:       median %.2f ms (min %.2f, max %.2f) over %d"
       % (statistics.median(unique), min(unique), max(unique), len(unique)))
 print("same / unique: %.2f" % (statistics.median(same) / statistics.median(unique)))
 new = [f for f in after if f not in before]
-print("files under %s: %d before, %d after, %d new%s"
-      % (cache, len(before), len(after), len(new), (": " + ", ".join(new[:5])) if new else ""))
+print("files under ~/.nv: %d before, %d after, %d new%s"
+      % (len(before), len(after), len(new), (": " + ", ".join(new[:5])) if new else ""))
