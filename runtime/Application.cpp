@@ -157,6 +157,9 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
     co.LibdevicePath = options.libdevicePath;
     co.OptLevel = opts.optLevel;
     co.Harden = true;
+    // As through the workers: only a device loads cubins, so a compile-only runtime
+    // does not assemble (and compiles in the same time on either path).
+    co.Assemble = hasDevice();
     // LLVM's IR lexer needs a NUL after the text (it reads up to it): give it a
     // NUL-terminated copy, whatever the caller's buffer is.
     const std::string owned(reinterpret_cast<const char *>(bitcode.data()), bitcode.size());

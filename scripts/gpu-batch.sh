@@ -34,7 +34,9 @@ for s in "$@"; do case "$s" in
   hostile) TAIL=30 step hostile 200 "$bundle/tests/atoll-gpu-hostile-compile" --gtest_brief=1 ;;
   worker) TAIL=12 step worker 120 "$bundle/tests/atoll-unit-compile-worker" --gtest_brief=1 ;;
   modulecheck) TAIL=12 step modulecheck 60 "$bundle/tests/atoll-unit-module-check" --gtest_brief=1 ;;
-  compile) TAIL=30 step compile 200 "$bundle/bin/atoll-bench" --only=compile --out "$logs/bench-compile" --time-limit 180 ;;
+  # Issue 14: per kernel interleaved cold loads (in-process / workers), the 16
+  # kernels in parallel and the scaling curve (N = 1..16 loads of one kernel).
+  compile) TAIL=40 step compile 300 "$bundle/bin/atoll-bench" --only=compile --out "$logs/bench-compile" --time-limit 280 ;;
   # Review R3-F1: warp primitives whose lanes never meet (nvcc on the GPU host).
   warp-probe) step warp-probe 150 bash "$(dirname "$0")/../test/attacks/probes/run_warp_probe.sh" "$logs" ;;
   # Review R5: driver calls that wait, local-memory reservation, charged-loop and

@@ -303,10 +303,14 @@ void CompilePool::refillLoop() {
       backoff = consecutiveStartFailures_ >= 3;
       // The cap counts every process not yet reaped (starting, idle, busy, killed):
       // a free slot appears only when reaped() collects one, and wakes this thread.
-      // Replacements also wait for a free core (cpuSlots), so that a burst of loads
-      // is not slowed by the starts of the workers that replace them.
+      // Replacements also wait for a free core (cpuSlots), and while requests are in
+      // flight for the idle and starting workers to fall below the reserve, so that
+      // a burst of loads is not slowed by the starts of the workers that replace
+      // them (the pool refills when the burst is over).
+      const size_t reserve = config_.reserve ? config_.reserve : config_.cpuSlots;
       while (!backoff && live_.load() < config_.size &&
-             (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots)) {
+             (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots) &&
+             (busy_ == 0 || reserve == 0 || idle_.size() + starting.size() < reserve)) {
         auto p = spawn();
         if (!p) {
           lastStartError_ = p.error().message();
@@ -400,6 +404,8 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
       Proc p = idle_.front();
       idle_.pop_front();
       busy_++;
+      // Fewer idle workers: a replacement held back by the reserve may start now.
+      wake();
       if (waited)
         stats_.waitMicros += uint64_t(
             std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - since).count());

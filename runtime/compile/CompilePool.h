@@ -42,6 +42,12 @@ struct PoolConfig {
   /// would exceed this many (the cores): a worker initialising (LLVM, a warm-up
   /// compilation) must not take CPU from the requests in flight. 0 = no limit.
   size_t cpuSlots = 0;
+  /// While requests are in flight, replacements also wait as long as this many
+  /// workers are idle or starting (0 = cpuSlots; with neither, no wait): the
+  /// next burst of up to one load per core still finds warm workers, and the pool
+  /// refills once no request is in flight, so that the starts (exec, LLVM, a
+  /// warm-up compilation) do not compete with the burst that freed the slots.
+  size_t reserve = 0;
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
   /// Largest compile answer (PTX, signatures) and largest assemble answer (cubin;

@@ -344,3 +344,50 @@ TEST(CompilePool, ReplacementsWaitForAFreeCore) {
   EXPECT_TRUE(runMode(*pool, "ok").ok());
   EXPECT_LE(pool->stats().peakLive, 3u);
 }
+
+// While a request is in flight, a replacement waits as long as `reserve` workers
+// are idle or starting (the next burst still finds warm ones; the pool refills
+// when the burst is over), so that worker starts do not compete with the requests
+// that freed the slots; with fewer idle than the reserve it starts at once.
+TEST(CompilePool, ReplacementsWaitForTheBurstWhileTheReserveLasts) {
+  for (size_t reserve : {size_t(2), size_t(3)}) {
+    SCOPED_TRACE("reserve " + std::to_string(reserve));
+    PoolConfig c = fakeConfig(4);
+    c.cpuSlots = 3;
+    c.reserve = reserve;
+    c.timeout = std::chrono::milliseconds(2500);
+    auto pool = makePool(c);
+    for (int i = 0; i < 500 && pool->warm() < 4; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(pool->warm(), 4u);
+    ASSERT_EQ(pool->stats().started, 4u);
+    // In flight until its deadline (2.5 s): the burst.
+    std::thread hang([&] { (void)runMode(*pool, "hang"); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    // Another request comes and goes: its slot is free, 2 workers are idle.
+    ASSERT_TRUE(runMode(*pool, "ok").ok());
+    uint64_t during = 0;
+    if (reserve == 2) {
+      // 2 idle >= the reserve: no start while the hang is in flight.
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      during = pool->stats().started;
+      EXPECT_EQ(during, 4u) << "a replacement started during the burst although "
+                               "the reserve of idle workers was there";
+      EXPECT_EQ(pool->warm(), 2u);
+    } else {
+      // 2 idle < the reserve of 3: the replacement starts at once.
+      for (int i = 0; i < 200 && pool->stats().started < 5; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      during = pool->stats().started;
+      EXPECT_EQ(during, 5u) << "with fewer idle workers than the reserve, the "
+                               "replacement did not start";
+    }
+    hang.join();
+    // The burst is over: the pool refills every slot.
+    for (int i = 0; i < 500 && pool->warm() < 4; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(pool->warm(), 4u);
+    EXPECT_EQ(pool->stats().started, 6u);
+    EXPECT_LE(pool->stats().peakLive, 4u);
+  }
+}
