@@ -129,8 +129,9 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // validated entry.ptx and the assemble request's builder), where it was up to
   // five times (R4-F2): the frame, its decoded copy, the AssembleJob copy, the
   // builder and the framed request. Later, the disk cache's serialisation makes one
-  // transient copy and LoadedModule keeps entry.ptx. Every answer is capped by
-  // compileWorkers.maxOutputBytes, and all of them in flight by the answer budget.
+  // transient copy, and LoadedModule keeps entry.ptx only with RuntimeOptions::keepPtx
+  // (R7-F10). Every answer is capped by compileWorkers.maxOutputBytes, and all of
+  // them in flight by the answer budget.
   compile::Request assembleRequest(compile::AssembleJob{std::move(entry.ptx), arch});
   // The cubin comes out of the room charged above (capped at it): no second charge.
   auto a = pool.run(
