@@ -184,11 +184,14 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
                                      CompiledEntry entry) -> Result<std::shared_ptr<Application>> {
     if (auto m = self.modules.find(key)) // loaded meanwhile by another request
       return self.makeApplication(std::move(m), opts, origin);
-    auto loaded = self.loadModule(key, std::move(entry), opts.clamping);
+    ModuleCache::Reservation room; // the module's bytes (moduleMemoryBudget)
+    auto loaded = self.loadModule(key, std::move(entry), opts.clamping, room);
     if (!loaded)
       return std::move(std::move(loaded).error().within(fmt::format("application '{}'", name)));
-    // Another thread may have loaded the same key meanwhile: the first one wins.
-    return self.makeApplication(self.modules.insert(std::move(*loaded)), opts, origin);
+    // Another thread may have loaded the same key meanwhile: the first one wins (and
+    // this one's room is given back).
+    return self.makeApplication(self.modules.insert(std::move(*loaded), std::move(room)), opts,
+                                origin);
   };
   if (!hasDevice())
     return readyWith(finish(*this, key, std::move(*entry)));

@@ -18,7 +18,11 @@ namespace Atoll::detail {
 
 struct LoadedModule {
   std::string key;           // hex content hash
+  /// The hardened PTX, kept only with RuntimeOptions::keepPtx (or in a compile-only
+  /// runtime, where it is the product); empty otherwise (review R7-F10).
   std::string ptx;
+  /// Bytes charged to the module cache's byte budget (moduleFootprint, ModuleCache.h).
+  uint64_t footprint = 0;
   Clamping clamping = Clamping::MaskBased;
   std::vector<KernelInfo> kernels;
   // With a device (else empty / null):

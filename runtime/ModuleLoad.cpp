@@ -44,17 +44,38 @@ Error toolchainError(llvm::Error err) {
 }
 
 Result<std::shared_ptr<const LoadedModule>>
-RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping clamping) {
+RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping clamping,
+                         ModuleCache::Reservation &room) {
   // Whatever the entry's origin, nothing reaches the driver unvalidated.
   if (Status s = validatePtx(entry); !s)
     return std::move(s).error();
   auto m = std::make_shared<LoadedModule>();
   m->key = key;
-  m->ptx = std::move(entry.ptx);
+  m->footprint = moduleFootprint(entry, keepsPtx());
+  // The PTX was validated above and the cubin assembled from it: it is kept only
+  // when asked for (R7-F10; a compile-only runtime has nothing else to show).
+  if (keepsPtx())
+    m->ptx = std::move(entry.ptx);
+  else
+    std::string().swap(entry.ptx);
   m->kernels = std::move(entry.kernels);
   m->clamping = clamping;
-  if (!hasDevice())
+  // The module's footprint in the module memory budget (RuntimeOptions::
+  // moduleMemoryBudget), before anything reaches the driver: unused cached modules
+  // are evicted to make room; the modules in use are not, and past them the load is
+  // refused (CapacityExceeded).
+  auto reserveRoom = [&]() -> Status {
+    auto r = modules.reserve(m->footprint);
+    if (!r)
+      return std::move(r).error();
+    room = std::move(*r);
+    return {};
+  };
+  if (!hasDevice()) {
+    if (Status s = reserveRoom(); !s)
+      return std::move(s).error();
     return std::shared_ptr<const LoadedModule>(std::move(m));
+  }
 
   if (Status s = requireDevice("load a module"); !s)
     return std::move(s).error();
@@ -80,6 +101,8 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
                  fmt::format("the module's cubin has {} bytes; at most {} are loaded "
                              "(RuntimeOptions::maxCubinBytes)",
                              entry.cubin.size(), options.maxCubinBytes));
+  if (Status s = reserveRoom(); !s)
+    return std::move(s).error();
   char infoLog[8192] = {}, errorLog[8192] = {};
   CUjit_option keys[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
                          CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};

@@ -485,6 +485,9 @@ RuntimeStats Runtime::stats() const {
   s.memoryCacheHits = state_->memoryHits.load();
   s.diskCacheHits = state_->diskHits.load();
   s.cachedModules = state_->modules.size();
+  s.moduleMemoryBudget = state_->modules.byteBudget();
+  s.moduleBytes = state_->modules.bytes();
+  s.moduleRefusals = state_->modules.refusals();
   if (state_->compilePool) {
     auto c = state_->compilePool->stats();
     s.compileWorkersWarm = state_->compilePool->warm();

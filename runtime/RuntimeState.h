@@ -77,7 +77,7 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   std::atomic<uint64_t> watchdogCancels{0}; // Watchdog.h
 
   explicit RuntimeState(const RuntimeOptions &opts)
-      : options(opts), modules(opts.moduleCacheCapacity) {}
+      : options(opts), modules(opts.moduleCacheCapacity, opts.moduleMemoryBudget) {}
   ~RuntimeState();
 
   bool hasDevice() const noexcept { return api != nullptr; }
@@ -129,9 +129,15 @@ struct RuntimeState : std::enable_shared_from_this<RuntimeState> {
   /// the driver's side (cuda/ModuleCheck.h): the one place tenant code enters the
   /// driver. Runs on the loader thread only: the load waits for every running
   /// kernel of the context.
+  /// `room` receives the module's charge to the module memory budget
+  /// (ModuleCache::reserve; CapacityExceeded when it does not fit), taken before the
+  /// driver load and handed to ModuleCache::insert by the caller.
   Result<std::shared_ptr<const LoadedModule>> loadModule(const std::string &key,
                                                          CompiledEntry entry,
-                                                         Clamping clamping);
+                                                         Clamping clamping,
+                                                         ModuleCache::Reservation &room);
+  /// Whether loaded modules keep their PTX (RuntimeOptions::keepPtx, or compile-only).
+  bool keepsPtx() const noexcept { return options.keepPtx || !hasDevice(); }
   Result<std::shared_ptr<Application>> makeApplication(std::shared_ptr<const LoadedModule> m,
                                                        const AppOptions &opts,
                                                        Application::Origin origin);

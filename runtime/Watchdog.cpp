@@ -174,6 +174,9 @@ Status checkRuntimeLimits(const RuntimeOptions &o) {
                  "RuntimeOptions::maxKernelsPerModule must be positive");
   if (o.maxCubinBytes == 0)
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::maxCubinBytes must be positive");
+  if (o.moduleMemoryBudget == 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "RuntimeOptions::moduleMemoryBudget must be positive");
   return {};
 }
 

@@ -318,6 +318,9 @@ int main(int argc, char **argv) {
   if (haveGpu) {
     Atoll::RuntimeOptions ro;
     ro.deviceOrdinal = opts.device;
+    // The overhead and launch benchmarks load the hardened PTX themselves
+    // (Application::ptx(), raw-launch variants): kept only when asked for.
+    ro.keepPtx = true;
     auto rt = Atoll::Runtime::create(ro);
     if (rt.ok()) {
       runtime = std::move(rt).value();

@@ -84,7 +84,8 @@ public:
   Result<Kernel> kernel(std::string_view name) const;
   /// Index into kernels(), or -1.
   int findKernel(std::string_view name) const noexcept;
-  /// The hardened PTX that was loaded.
+  /// The hardened PTX that the loaded cubin was assembled from: kept only with
+  /// RuntimeOptions::keepPtx or in a compile-only runtime; empty otherwise.
   const std::string &ptx() const noexcept;
   /// Hex content hash of (bitcode, options, target, ABI version): the cache key.
   const std::string &cacheKey() const noexcept;

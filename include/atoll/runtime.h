@@ -133,6 +133,20 @@ struct RuntimeOptions {
   std::chrono::milliseconds loadTimeout{15000};
   /// Loaded modules kept in memory; beyond it, unused ones are evicted (LRU).
   size_t moduleCacheCapacity = 1024;
+  /// The most bytes the service keeps for loaded modules, those in use and those
+  /// cached (review R7-F10): per module its cubin (its code and constants live in
+  /// device memory outside deviceMemoryBudget), its PTX when kept (keepPtx) and the
+  /// host memory of its signatures. A load that does not fit first evicts unused
+  /// cached modules (least recently used first); if the modules in use leave no
+  /// room, or the module alone is larger, loadApplication returns CapacityExceeded
+  /// naming the application (other loads and the loaded applications go on). Must
+  /// be positive (InvalidArgument).
+  uint64_t moduleMemoryBudget = uint64_t(1) << 30;
+  /// Keep each loaded module's hardened PTX for Application::ptx() (benchmarks,
+  /// debugging); it then counts against moduleMemoryBudget. Off, a runtime with a
+  /// device drops the PTX once the cubin is loaded and ptx() is empty. A
+  /// compile-only runtime always keeps it (the PTX is what it produces).
+  bool keepPtx = false;
   /// Most blocks of one launch (grid.x * grid.y * grid.z); a larger grid is refused
   /// (InvalidLaunch). A cancelled grid still starts every block (there is no entry
   /// poll: it cost up to 3.4x on streaming kernels), and each runs until its first
@@ -210,6 +224,9 @@ struct RuntimeStats {
   uint64_t memoryCacheHits = 0;
   uint64_t diskCacheHits = 0;
   uint64_t cachedModules = 0;
+  /// RuntimeOptions::moduleMemoryBudget, the bytes charged to it now (modules in use
+  /// and cached, loads in progress), and the loads it refused.
+  uint64_t moduleMemoryBudget = 0, moduleBytes = 0, moduleRefusals = 0;
   uint64_t compileWorkersWarm = 0;    // started, initialised, waiting for a request
   uint64_t compileWorkersStarted = 0;
   uint64_t compileWorkerFailures = 0; // crashed, hung, over a limit, or a malformed answer

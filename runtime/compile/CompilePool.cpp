@@ -376,7 +376,8 @@ void CompilePool::refillLoop() {
         stats_.ready++;
         consecutiveStartFailures_ = 0;
         idle_.push_back(p);
-        ready_.notify_one();
+        // Every waiter looks: one without a claim may not take it (take()).
+        ready_.notify_all();
         continue;
       }
       if (resp && std::holds_alternative<Failed>(*resp))
@@ -395,12 +396,40 @@ void CompilePool::refillLoop() {
     destroy(p);
 }
 
-Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
+CompilePool::Claim &CompilePool::Claim::operator=(Claim &&o) noexcept {
+  if (this != &o) {
+    release();
+    pool_ = o.pool_;
+    effective_ = o.effective_;
+    o.pool_ = nullptr;
+    o.effective_ = false;
+  }
+  return *this;
+}
+
+void CompilePool::Claim::release() {
+  if (pool_ && effective_) {
+    {
+      std::lock_guard lock(pool_->mutex_);
+      pool_->claims_--;
+    }
+    pool_->ready_.notify_all(); // an idle worker it kept may go to anyone now
+  }
+  pool_ = nullptr;
+  effective_ = false;
+}
+
+CompilePool::Claim CompilePool::claim() { return Claim(this); }
+
+Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline, bool claimed) {
   std::unique_lock lock(mutex_);
   auto since = Clock::now();
   bool waited = false;
+  // Idle workers are kept for open claims (R7-F5): a request without one takes
+  // only those beyond them.
+  auto available = [&] { return !idle_.empty() && (claimed || idle_.size() > claims_); };
   for (;;) {
-    if (!idle_.empty()) {
+    if (available()) {
       Proc p = idle_.front();
       idle_.pop_front();
       busy_++;
@@ -420,8 +449,13 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline) {
     if (consecutiveStartFailures_ >= 3)
       return Error(ErrorCode::CompileError,
                    fmt::format("no compile worker could be started: {}", lastStartError_));
-    if (ready_.wait_until(lock, deadline) == std::cv_status::timeout && idle_.empty()) {
+    if (ready_.wait_until(lock, deadline) == std::cv_status::timeout && !available()) {
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
+      if (!idle_.empty())
+        return Error(ErrorCode::CompileResources,
+                     fmt::format("the idle compile workers stayed kept for the assemble steps "
+                                 "of {} loads ahead of this one for {} ms",
+                                 claims_, ms));
       if (live_.load() >= config_.size)
         // Every slot held by other requests: a resource limit, not a slow worker.
         return Error(ErrorCode::CompileResources,
@@ -453,11 +487,35 @@ Result<Response> CompilePool::run(const Request &request) {
 }
 
 Result<Response> CompilePool::run(const Request &request, const Admit &admit) {
+  return runOn(request, admit, nullptr, nullptr);
+}
+
+Result<Response> CompilePool::run(const Request &request, const Admit &admit, Claim &claim) {
+  return runOn(request, admit, &claim, nullptr);
+}
+
+Result<Response> CompilePool::runHandingOver(const Request &request, const Admit &admit,
+                                             Claim &next) {
+  return runOn(request, admit, nullptr, &next);
+}
+
+Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, Claim *claim,
+                                    Claim *handOver) {
   auto deadline = Clock::now() +
                   (config_.waitTimeout.count() > 0 ? config_.waitTimeout : config_.timeout);
-  auto taken = take(deadline);
+  const bool claimed = claim && claim->pool_ == this;
+  auto taken = take(deadline, claimed);
   if (!taken)
     return std::move(taken).error();
+  if (claimed) {
+    // Consumed: no longer counted.
+    if (claim->effective_) {
+      std::lock_guard lock(mutex_);
+      claims_--;
+    }
+    claim->pool_ = nullptr;
+    claim->effective_ = false;
+  }
   Proc p = *taken;
   // Its replacement starts when this request is done: a worker initialising (LLVM,
   // a warm-up compilation) next to the request would slow it down (measured: a cold
@@ -465,8 +523,21 @@ Result<Response> CompilePool::run(const Request &request, const Admit &admit) {
   // loaded 2-core machine).
   struct Replace {
     CompilePool *pool;
-    ~Replace() {
+    bool working = true;
+    // The answer's header has arrived: the worker's work is done (R7-F5: a request
+    // that then waits for the answer budget holds its worker, not a core).
+    void answered() {
+      if (!working)
+        return;
+      working = false;
       {
+        std::lock_guard lock(pool->mutex_);
+        pool->busy_--;
+      }
+      pool->wake();
+    }
+    ~Replace() {
+      if (working) {
         std::lock_guard lock(pool->mutex_);
         pool->busy_--;
       }
@@ -516,6 +587,7 @@ Result<Response> CompilePool::run(const Request &request, const Admit &admit) {
   Result<std::string> frame =
       sent ? readFrame(p.fd, cap, deadline,
                        [&](uint32_t bytes) -> Status {
+                         replace.answered();
                          if (admit)
                            if (Status s = admit(bytes, deadline); !s)
                              return s;
@@ -524,6 +596,13 @@ Result<Response> CompilePool::run(const Request &request, const Admit &admit) {
                        })
            : Result<std::string>(std::move(sent).error());
   if (frame) {
+    // The slot this worker frees is handed over to the claim made while it answered
+    // (R7-F5): counted before the slot can come free.
+    if (handOver && handOver->pool_ == this && !handOver->effective_) {
+      std::lock_guard lock(mutex_);
+      claims_++;
+      handOver->effective_ = true;
+    }
     // Single use: whatever it does next, it is done. Killed now, reaped by the
     // refill thread: the exit of a process with a large address space takes
     // milliseconds that the caller need not wait for.

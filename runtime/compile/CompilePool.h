@@ -86,6 +86,44 @@ public:
   /// it, run() charges the payload size itself until it returns.
   using Admit = std::function<Status(uint32_t payloadBytes, Clock::time_point deadline)>;
   Result<Response> run(const Request &request, const Admit &admit);
+
+  /// A claim on a worker for a later request of the same load (its assemble step;
+  /// review R7-F5): the load hands its compile worker's slot over to it. Made inside
+  /// the compile answer's admit, once charged (claim(): pending), and made effective
+  /// by runHandingOver() when that worker ends with its answer, before its slot can
+  /// come free. While effective claims are open, a request without one takes an idle
+  /// worker only when more are idle than claimed: a load holding an answer-budget
+  /// charge never waits behind requests that could wait for that budget. Released
+  /// (RAII) unless run() consumed it.
+  class Claim {
+  public:
+    Claim() = default;
+    Claim(Claim &&o) noexcept : pool_(o.pool_), effective_(o.effective_) {
+      o.pool_ = nullptr;
+      o.effective_ = false;
+    }
+    Claim &operator=(Claim &&o) noexcept;
+    Claim(const Claim &) = delete;
+    Claim &operator=(const Claim &) = delete;
+    ~Claim() { release(); }
+    bool held() const { return pool_ != nullptr; }
+    bool effective() const { return effective_; }
+    void release();
+
+  private:
+    friend class CompilePool;
+    explicit Claim(CompilePool *p) : pool_(p) {}
+    CompilePool *pool_ = nullptr;
+    bool effective_ = false; // counted in claims_
+  };
+  /// A pending claim; never waits.
+  Claim claim();
+  /// As run(request, admit); once this request's worker has answered, `next` (if
+  /// held by then: admit may make it) becomes effective, before the slot is freed.
+  Result<Response> runHandingOver(const Request &request, const Admit &admit, Claim &next);
+  /// As run(request, admit), on a worker taken with `claim` (consumed) ahead of
+  /// requests without one.
+  Result<Response> run(const Request &request, const Admit &admit, Claim &claim);
   /// The service-wide budget for answers in flight.
   AnswerBudget &budget() { return budget_; }
   /// The largest assemble answer accepted (PoolConfig::maxAssembledBytes resolved).
@@ -134,7 +172,10 @@ private:
   Result<Proc> spawn();
   void refillLoop();
   void wake();
-  Result<Proc> take(Clock::time_point deadline);
+  /// `claimed`: the caller holds a Claim (consumed on success).
+  Result<Proc> take(Clock::time_point deadline, bool claimed = false);
+  Result<Response> runOn(const Request &request, const Admit &admit, Claim *claim,
+                         Claim *handOver);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
   void destroy(Proc &p);
   /// Every waitpid that collects a worker ends here: the slot is free.
@@ -151,7 +192,12 @@ private:
   std::deque<Proc> idle_;
   std::vector<int> retired_; // killed, not yet reaped
   size_t starting_ = 0;
-  size_t busy_ = 0; // handed to a request, not yet given back by run()
+  /// Handed to a request, not yet given back by run(), and still working: a worker
+  /// stops counting once its answer's header arrives (it no longer takes a core, and
+  /// a request waiting for the answer budget must not hold back the starts that
+  /// cpuSlots limits).
+  size_t busy_ = 0;
+  size_t claims_ = 0; // effective Claims (take() keeps that many idle workers for them)
   /// Spawned and not yet reaped; the cap applies to it (changed without the lock by
   /// reaped(), which then wakes the refill thread).
   std::atomic<size_t> live_{0};

@@ -71,8 +71,16 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // plus room for the largest cubin. Released when this returns, or passed to
   // `held` on success (cut to what the entry holds).
   compile::AnswerBudget::Charge charge;
+  // One order for the two shared resources (review R7-F5): a worker, then the
+  // budget; never the budget, then a wait for a worker. Once charged, the load
+  // claims its assemble worker while it still holds its compile worker, whose slot
+  // it hands over to it, and takes it ahead of requests without a claim
+  // (CompilePool::Claim): a load holding a charge never waits behind compile
+  // answers that wait for the budget.
+  compile::CompilePool::Claim assembler;
   uint64_t cubinRoom = 0;
-  auto r = pool.run(compile::Request(std::move(job)),
+  auto r = pool.runHandingOver(
+      compile::Request(std::move(job)),
                     [&](uint32_t bytes, compile::Clock::time_point deadline) -> Status {
                       // Known by now: the worker answering said whether it has an
                       // assembler (nvJitLink) before it was ever used. Without one
@@ -85,8 +93,11 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
                       if (!c)
                         return std::move(c).error();
                       charge = std::move(*c);
+                      if (assemble)
+                        assembler = pool.claim();
                       return {};
-                    });
+                    },
+      assembler);
   if (!r)
     return std::move(r).error();
   if (auto *f = std::get_if<compile::Failed>(&*r))
@@ -118,18 +129,22 @@ Result<CompiledEntry> compileInWorkers(compile::CompilePool &pool, compile::Comp
   // validated entry.ptx and the assemble request's builder), where it was up to
   // five times (R4-F2): the frame, its decoded copy, the AssembleJob copy, the
   // builder and the framed request. Later, the disk cache's serialisation makes one
-  // transient copy and LoadedModule keeps entry.ptx. Every answer is capped by
-  // compileWorkers.maxOutputBytes, and all of them in flight by the answer budget.
+  // transient copy, and LoadedModule keeps entry.ptx only with RuntimeOptions::keepPtx
+  // (R7-F10). Every answer is capped by compileWorkers.maxOutputBytes, and all of
+  // them in flight by the answer budget.
   compile::Request assembleRequest(compile::AssembleJob{std::move(entry.ptx), arch});
   // The cubin comes out of the room charged above (capped at it): no second charge.
-  auto a = pool.run(assembleRequest, [&](uint32_t bytes, compile::Clock::time_point) -> Status {
-    if (bytes > cubinRoom)
-      return Error(ErrorCode::CompileResources,
-                   fmt::format("the compile worker's cubin of {} bytes exceeds the room charged "
-                               "for it ({} bytes)",
-                               bytes, cubinRoom));
-    return {};
-  });
+  auto a = pool.run(
+      assembleRequest,
+      [&](uint32_t bytes, compile::Clock::time_point) -> Status {
+        if (bytes > cubinRoom)
+          return Error(ErrorCode::CompileResources,
+                       fmt::format("the compile worker's cubin of {} bytes exceeds the room "
+                                   "charged for it ({} bytes)",
+                                   bytes, cubinRoom));
+        return {};
+      },
+      assembler);
   entry.ptx = std::move(std::get<compile::AssembleJob>(assembleRequest).ptx);
   if (!a)
     return std::move(a).error();

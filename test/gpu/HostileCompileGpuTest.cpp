@@ -44,6 +44,7 @@ protected:
     o.compileWorkers.cpuLimitSeconds = 4;
     o.compileWorkers.timeout = std::chrono::seconds(40);
     o.compileWorkers.maxOutputBytes = 16u << 20;
+    o.keepPtx = true; // the test reads the hardened PTX (Application::ptx())
     return o;
   }
 };

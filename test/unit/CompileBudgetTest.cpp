@@ -327,3 +327,133 @@ TEST(CompileBudget, ALoadOverTheBudgetIsRefusedAndReleased) {
   expectError(invalid, ErrorCode::Refused, "refused by the test");
   EXPECT_EQ(pool->budget().stats().inUse, 0u);
 }
+
+// --- One acquisition order: a worker, then the budget (review R7-F5) -----------------
+
+namespace {
+
+/// `loads` parallel loads of 1 MiB answers (compile, then assemble), the last one
+/// started once the others hold workers; each result and the time they all took.
+std::pair<std::vector<Status>, std::chrono::milliseconds> parallelLoads(CompilePool &pool,
+                                                                         int loads,
+                                                                         bool stagger = true) {
+  std::vector<Status> results(loads);
+  std::vector<std::thread> threads;
+  auto start = AnswerBudget::Clock::now();
+  for (int i = 0; i < loads; ++i) {
+    if (stagger && i == loads - 1)
+      std::this_thread::sleep_for(50ms); // the others hold the workers by now
+    threads.emplace_back([&, i] {
+      auto e = compileInWorkers(pool, modeJob("slow-big"), true, accept);
+      results[i] = e.ok() ? Status() : Status(std::move(e).error());
+    });
+  }
+  for (auto &t : threads)
+    t.join();
+  return {results, std::chrono::duration_cast<std::chrono::milliseconds>(
+                       AnswerBudget::Clock::now() - start)};
+}
+
+} // namespace
+
+// Two workers, a budget for one load's charge, three loads whose compile answers
+// come together: the first is charged, the second waits for the budget holding its
+// worker, the third waits for a worker. The charged load's own slot (its compile
+// worker's replacement) must go to its assemble step, not to the third load, whose
+// answer would then wait for the budget too while the charged load waits for a
+// worker: before the fix one of them failed at its 4 s deadline (CompileResources).
+TEST(CompileBudget, AChargedLoadGetsItsAssembleWorkerAheadOfOtherLoads) {
+  PoolConfig c = fakeConfig(2, (5ull << 20) / 2); // one charge: 2 x 1 MiB + 8 KiB
+  c.maxAssembledBytes = 8192;
+  c.timeout = 4000ms;
+  auto pool = makeWarmPool(c);
+  ASSERT_TRUE(pool);
+  auto [results, took] = parallelLoads(*pool, 3);
+  for (size_t i = 0; i < results.size(); ++i)
+    EXPECT_TRUE(results[i].ok()) << "load " << i << ": " << results[i].error().describe();
+  EXPECT_LT(took, 3500ms) << "the loads waited for a deadline";
+  EXPECT_GE(pool->budget().stats().waits, 1u) << "no load waited for the budget: the test "
+                                                 "did not build the contention";
+  EXPECT_EQ(pool->budget().stats().inUse, 0u);
+  EXPECT_EQ(pool->stats().assembleRequests, 3u);
+}
+
+// The same cycle through the cores: with cpuSlots = 1 a replacement starts only
+// while no request works. A compile answer waiting for the budget no longer works
+// (its worker has answered), so it must not hold back the start of the charged
+// load's assemble worker: before the fix the second load failed at its deadline.
+TEST(CompileBudget, AnAnswerWaitingForTheBudgetDoesNotHoldACore) {
+  PoolConfig c = fakeConfig(2, (5ull << 20) / 2);
+  c.maxAssembledBytes = 8192;
+  c.cpuSlots = 1;
+  c.timeout = 4000ms;
+  auto pool = makeWarmPool(c);
+  ASSERT_TRUE(pool);
+  auto [results, took] = parallelLoads(*pool, 2, /*stagger=*/false);
+  for (size_t i = 0; i < results.size(); ++i)
+    EXPECT_TRUE(results[i].ok()) << "load " << i << ": " << results[i].error().describe();
+  EXPECT_LT(took, 3500ms) << "the loads waited for a deadline";
+  EXPECT_GE(pool->budget().stats().waits, 1u);
+  EXPECT_EQ(pool->budget().stats().inUse, 0u);
+}
+
+// A claim keeps idle workers from requests without one once the worker that answered
+// while it was made has handed its slot over, and only until it is used or released;
+// a pending claim keeps nothing. A request that finds every idle worker kept past its
+// deadline gets a typed error that says so.
+TEST(CompileBudget, AClaimKeepsAWorkerUntilUsedOrReleased) {
+  PoolConfig c = fakeConfig(1, 64ull << 20);
+  c.timeout = 300ms;
+  auto pool = makeWarmPool(c);
+  ASSERT_TRUE(pool);
+  auto warmAgain = [&] {
+    for (int i = 0; i < 300 && pool->warm() < 1; ++i)
+      std::this_thread::sleep_for(10ms);
+    ASSERT_EQ(pool->warm(), 1u);
+  };
+  {
+    CompilePool::Claim pending = pool->claim();
+    EXPECT_TRUE(pending.held());
+    EXPECT_FALSE(pending.effective());
+    auto r = runMode(*pool, "ok");
+    EXPECT_TRUE(r.ok()) << "a pending claim kept a worker: " << r.error().describe();
+  }
+  warmAgain();
+  CompilePool::Claim claim;
+  auto first = pool->runHandingOver(
+      Request(modeJob("ok")),
+      [&](uint32_t, Clock::time_point) -> Status {
+        claim = pool->claim();
+        return {};
+      },
+      claim);
+  ASSERT_TRUE(first.ok()) << first.error().describe();
+  EXPECT_TRUE(claim.effective());
+  warmAgain();
+  auto r = runMode(*pool, "ok");
+  expectError(r, ErrorCode::CompileResources,
+              "the idle compile workers stayed kept for the assemble steps of 1 loads ahead "
+              "of this one for ");
+  // The claimant takes it.
+  auto mine = pool->run(Request(modeJob("ok")), {}, claim);
+  EXPECT_TRUE(mine.ok()) << mine.error().describe();
+  EXPECT_FALSE(claim.held()) << "run() consumed the claim";
+  warmAgain();
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  // An effective claim released unused gives its worker to the next request.
+  warmAgain();
+  CompilePool::Claim unused;
+  ASSERT_TRUE(pool->runHandingOver(
+                      Request(modeJob("ok")),
+                      [&](uint32_t, Clock::time_point) -> Status {
+                        unused = pool->claim();
+                        return {};
+                      },
+                      unused)
+                  .ok());
+  EXPECT_TRUE(unused.effective());
+  unused.release();
+  warmAgain();
+  auto after = runMode(*pool, "ok");
+  EXPECT_TRUE(after.ok()) << after.error().describe();
+}

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <set>
@@ -319,15 +320,16 @@ TEST(PtxEntries, HardenedEntriesCarryTheHiddenParams) {
 // --- in-memory LRU -------------------------------------------------------------------
 
 namespace {
-std::shared_ptr<const LoadedModule> module(std::string key) {
+std::shared_ptr<const LoadedModule> module(std::string key, uint64_t footprint = 0) {
   auto m = std::make_shared<LoadedModule>();
   m->key = std::move(key);
+  m->footprint = footprint;
   return m;
 }
 } // namespace
 
 TEST(ModuleCacheLru, FindInsertAndFirstWins) {
-  ModuleCache c(4);
+  ModuleCache c(4, 1 << 20);
   EXPECT_EQ(c.find("a"), nullptr);
   auto a = c.insert(module("a"));
   EXPECT_EQ(c.find("a"), a);
@@ -337,7 +339,7 @@ TEST(ModuleCacheLru, FindInsertAndFirstWins) {
 }
 
 TEST(ModuleCacheLru, EvictsLeastRecentlyUsedUnusedModules) {
-  ModuleCache c(2);
+  ModuleCache c(2, 1 << 20);
   c.insert(module("a"));
   c.insert(module("b"));
   c.find("a"); // a is now more recent than b
@@ -349,7 +351,7 @@ TEST(ModuleCacheLru, EvictsLeastRecentlyUsedUnusedModules) {
 }
 
 TEST(ModuleCacheLru, ModulesInUseAreNotEvicted) {
-  ModuleCache c(1);
+  ModuleCache c(1, 1 << 20);
   auto held = c.insert(module("a"));
   auto b = c.insert(module("b")); // over capacity, but "a" is held and "b" is returned
   EXPECT_NE(c.find("a"), nullptr);
@@ -358,6 +360,152 @@ TEST(ModuleCacheLru, ModulesInUseAreNotEvicted) {
   c.insert(module("c"));
   EXPECT_EQ(c.size(), 1u);
   EXPECT_NE(c.find("c"), nullptr);
+}
+
+// --- the byte budget (review R7-F10) ----------------------------------------------------
+
+namespace {
+constexpr const char *kBudgetOption = "(RuntimeOptions::moduleMemoryBudget)";
+
+/// Reserves `bytes` and inserts a module of that footprint under `key`.
+std::shared_ptr<const LoadedModule> load(ModuleCache &c, const std::string &key, uint64_t bytes) {
+  auto room = c.reserve(bytes);
+  EXPECT_TRUE(room) << key << ": " << room.error().describe();
+  if (!room)
+    return nullptr;
+  return c.insert(module(key, bytes), std::move(*room));
+}
+} // namespace
+
+// A tenant loading many distinct modules (R7-F10: each up to 160 MiB of PTX and a
+// 32 MiB cubin): whatever the count, the cache keeps at most the budget's bytes. By
+// count alone (1024 modules) these 1000 modules of 1 MiB would all stay.
+TEST(ModuleCacheBytes, ManyDistinctModulesStayUnderTheBudget) {
+  const uint64_t budget = 64ull << 20;
+  ModuleCache c(1024, budget);
+  uint64_t most = 0;
+  for (int i = 0; i < 1000; ++i) {
+    auto m = load(c, "m" + std::to_string(i), 1 << 20); // used, then dropped
+    ASSERT_TRUE(m);
+    most = std::max(most, c.bytes());
+  }
+  EXPECT_LE(most, budget);
+  EXPECT_EQ(c.bytes(), budget);
+  EXPECT_EQ(c.size(), 64u);
+  EXPECT_NE(c.find("m999"), nullptr); // the most recent stay
+  EXPECT_EQ(c.find("m935"), nullptr);
+  EXPECT_EQ(c.refusals(), 0u);
+}
+
+// Unused modules go least recently used first, and only as many as the new one needs.
+TEST(ModuleCacheBytes, EvictsLeastRecentlyUsedFirstAndOnlyWhatIsNeeded) {
+  ModuleCache c(100, 400);
+  load(c, "a", 100);
+  load(c, "b", 100);
+  load(c, "c", 100);
+  load(c, "d", 100);
+  c.find("a"); // recency, most recent first: a d c b
+  auto room = c.reserve(150); // 400 + 150: frees 200 (b, then c)
+  ASSERT_TRUE(room);
+  EXPECT_EQ(c.find("b"), nullptr);
+  EXPECT_EQ(c.find("c"), nullptr);
+  EXPECT_NE(c.find("d"), nullptr);
+  EXPECT_NE(c.find("a"), nullptr);
+  EXPECT_EQ(c.bytes(), 350u); // a, d and the reservation
+  // recency now: a d; the reservation becomes e's charge.
+  c.insert(module("e", 150), std::move(*room));
+  EXPECT_EQ(c.bytes(), 350u);
+  EXPECT_EQ(c.size(), 3u);
+  // A reservation that is not inserted gives its bytes back; one for a key already
+  // cached (another load won) too.
+  { auto unused = c.reserve(50); ASSERT_TRUE(unused); EXPECT_EQ(c.bytes(), 400u); }
+  EXPECT_EQ(c.bytes(), 350u);
+  auto again = c.reserve(50);
+  ASSERT_TRUE(again);
+  auto first = c.find("a");
+  EXPECT_EQ(c.insert(module("a", 50), std::move(*again)), first);
+  EXPECT_EQ(c.bytes(), 350u);
+  // The order after these finds (e is least recent): e goes first.
+  c.find("d");
+  c.find("a");
+  first.reset();
+  ASSERT_TRUE(c.reserve(100));
+  EXPECT_EQ(c.find("e"), nullptr);
+  EXPECT_NE(c.find("a"), nullptr);
+  EXPECT_NE(c.find("d"), nullptr);
+}
+
+// Modules in use are never evicted; a load that does not fit beside them is refused
+// with a typed error naming the bytes, the budget and the option, and evicts nothing.
+// Once an application lets go, the next load fits.
+TEST(ModuleCacheBytes, ALoadPastTheModulesInUseIsRefused) {
+  ModuleCache c(100, 300);
+  auto a = load(c, "a", 100);
+  auto b = load(c, "b", 100);
+  load(c, "c", 100); // unused
+  auto r = c.reserve(150);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_EQ(r.error().message(),
+            std::string("the module needs 150 bytes of service memory, but the modules in use "
+                        "(and loads in progress) hold 200 of the 300-byte module memory budget ") +
+                kBudgetOption + ": release applications, or load this one later");
+  EXPECT_NE(c.find("c"), nullptr) << "a refused load evicted a module";
+  EXPECT_EQ(c.bytes(), 300u);
+  EXPECT_EQ(c.refusals(), 1u);
+  // What the unused module frees is enough for 100.
+  auto fits = c.reserve(100);
+  ASSERT_TRUE(fits) << fits.error().describe();
+  EXPECT_EQ(c.find("c"), nullptr);
+  // Reservations count like modules in use.
+  r = c.reserve(1);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message().find("hold 300 of the 300-byte"), std::string::npos)
+      << r.error().message();
+  fits->release();
+  // More than the whole budget: refused at once, whatever is in use.
+  a.reset();
+  b.reset();
+  r = c.reserve(301);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_EQ(r.error().message(),
+            std::string("the module needs 301 bytes of service memory (its cubin, its "
+                        "signatures, its PTX when kept), more than the whole module memory "
+                        "budget of 300 bytes ") +
+                kBudgetOption);
+  EXPECT_EQ(c.refusals(), 3u);
+  EXPECT_TRUE(c.reserve(300)) << "exactly the budget fits once nothing is in use";
+  EXPECT_EQ(c.size(), 0u);
+}
+
+// The count bound stays: beyond `capacity` modules, unused ones go even when their
+// bytes fit; trim() and clear() give back what they evict.
+TEST(ModuleCacheBytes, CountBoundTrimAndClearKeepTheBytesRight) {
+  ModuleCache c(2, 1000);
+  load(c, "a", 10);
+  load(c, "b", 20);
+  load(c, "c", 30);
+  EXPECT_EQ(c.size(), 2u);
+  EXPECT_EQ(c.bytes(), 50u);
+  auto held = c.find("c");
+  EXPECT_EQ(c.trim(), 1u);
+  EXPECT_EQ(c.bytes(), 30u);
+  c.clear();
+  EXPECT_EQ(c.bytes(), 0u);
+}
+
+// What a module is charged: its cubin, its PTX only when kept, and its signatures.
+TEST(ModuleCacheBytes, TheFootprintCountsCubinPtxWhenKeptAndSignatures) {
+  CompiledEntry e = sampleEntry();
+  e.ptx = std::string(10000, 'p');
+  e.cubin = std::string(3000, 'c');
+  uint64_t without = moduleFootprint(e, false), with = moduleFootprint(e, true);
+  EXPECT_EQ(with - without, 10000u);
+  EXPECT_GT(without, 3000u + 3 * sizeof(KernelInfo));
+  EXPECT_LT(without, 3000u + 4096u);
+  e.kernels.push_back(e.kernels[0]);
+  EXPECT_GT(moduleFootprint(e, false), without);
 }
 
 // --- the on-disk cache (DiskCache) --------------------------------------------------

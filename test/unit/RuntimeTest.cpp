@@ -468,3 +468,104 @@ TEST(Application, AsyncLoadGivesTheSameApplication) {
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().code(), ErrorCode::InvalidArgument);
 }
+
+// --- The module memory budget (review R7-F10) ------------------------------------------
+
+namespace {
+
+/// Distinct modules of one size: vadd renamed vadd_NNN.
+std::string vaddNumbered(int i) {
+  char name[16];
+  std::snprintf(name, sizeof name, "vadd_%03d", i);
+  std::string ir = VecAdd;
+  ir.replace(ir.find("@vadd("), 5, std::string("@") + name);
+  return ir;
+}
+
+} // namespace
+
+// A tenant's many distinct loads: what the runtime keeps for its modules (here the
+// PTX, which a compile-only runtime keeps, and the signatures) stays under
+// RuntimeOptions::moduleMemoryBudget: unused modules are evicted least recently used
+// first; past the modules in use a load is CapacityExceeded naming the application,
+// and loads go on once an application is released. By count alone (1024) all ten
+// would stay.
+TEST(Application, ModuleMemoryBudgetBoundsWhatTheRuntimeKeeps) {
+  uint64_t one = 0;
+  {
+    auto probe = makeCompileOnly();
+    auto app = probe->loadApplication(span(vaddNumbered(999)));
+    ASSERT_TRUE(app) << app.error().describe();
+    one = probe->stats().moduleBytes;
+    EXPECT_GT(one, (*app)->ptx().size()) << "the kept PTX and the signatures";
+    EXPECT_EQ(probe->stats().moduleMemoryBudget, uint64_t(1) << 30) << "the default";
+  }
+  RuntimeOptions o = compileOnly();
+  o.moduleMemoryBudget = 4 * one + one / 2; // four modules fit
+  auto rt = makeCompileOnly(o);
+  for (int i = 0; i < 10; ++i) {
+    auto app = rt->loadApplication(span(vaddNumbered(i)));
+    ASSERT_TRUE(app) << i << ": " << app.error().describe();
+    EXPECT_FALSE((*app)->ptx().empty()) << "a compile-only runtime keeps the PTX";
+    EXPECT_LE(rt->stats().moduleBytes, o.moduleMemoryBudget) << i;
+  }
+  EXPECT_EQ(rt->stats().cachedModules, 4u);
+  EXPECT_EQ(rt->stats().moduleBytes, 4 * one);
+  // The most recent stay (a memory hit), the first went (compiled again).
+  auto recent = rt->loadApplication(span(vaddNumbered(9)));
+  ASSERT_TRUE(recent);
+  EXPECT_EQ((*recent)->origin(), Application::Origin::MemoryCache);
+  recent = rt->loadApplication(span(vaddNumbered(0)));
+  ASSERT_TRUE(recent);
+  EXPECT_EQ((*recent)->origin(), Application::Origin::Compiled);
+  recent->reset();
+
+  // Held applications: four fit, the fifth is refused and named.
+  std::vector<std::shared_ptr<Application>> held;
+  for (int i = 10; i < 14; ++i) {
+    auto app = rt->loadApplication(span(vaddNumbered(i)));
+    ASSERT_TRUE(app) << i << ": " << app.error().describe();
+    held.push_back(*app);
+  }
+  auto refused = rt->loadApplication(span(vaddNumbered(14)), {.name = "hog-5"});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code(), ErrorCode::CapacityExceeded) << refused.error().describe();
+  EXPECT_EQ(refused.error().message().rfind("application 'hog-5': the module needs ", 0), 0u)
+      << refused.error().message();
+  EXPECT_NE(refused.error().message().find(
+                "but the modules in use (and loads in progress) hold " + std::to_string(4 * one) +
+                " of the " + std::to_string(o.moduleMemoryBudget) +
+                "-byte module memory budget (RuntimeOptions::moduleMemoryBudget)"),
+            std::string::npos)
+      << refused.error().message();
+  EXPECT_EQ(rt->stats().moduleRefusals, 1u);
+  EXPECT_LE(rt->stats().moduleBytes, o.moduleMemoryBudget);
+  // The loaded applications go on (a memory hit needs no room); one released, the
+  // refused load fits.
+  auto again = rt->loadApplication(span(vaddNumbered(10)));
+  ASSERT_TRUE(again) << again.error().describe();
+  EXPECT_EQ((*again)->origin(), Application::Origin::MemoryCache);
+  held.pop_back();
+  auto later = rt->loadApplication(span(vaddNumbered(14)), {.name = "hog-5"});
+  EXPECT_TRUE(later) << later.error().describe();
+
+  // A module larger than the whole budget, and a budget of 0.
+  o.moduleMemoryBudget = one / 2;
+  auto tiny = makeCompileOnly(o);
+  auto big = tiny->loadApplication(span(vaddNumbered(0)), {.name = "big"});
+  ASSERT_FALSE(big);
+  EXPECT_EQ(big.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_NE(big.error().message().find("application 'big': the module needs " +
+                                       std::to_string(one) +
+                                       " bytes of service memory (its cubin, its signatures, its "
+                                       "PTX when kept), more than the whole module memory budget"),
+            std::string::npos)
+      << big.error().message();
+  o.moduleMemoryBudget = 0;
+  auto zero = Runtime::create(o);
+  ASSERT_FALSE(zero);
+  EXPECT_EQ(zero.error().code(), ErrorCode::InvalidArgument);
+  EXPECT_NE(zero.error().message().find("RuntimeOptions::moduleMemoryBudget must be positive"),
+            std::string::npos)
+      << zero.error().message();
+}

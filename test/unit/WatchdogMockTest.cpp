@@ -235,7 +235,9 @@ TEST_F(WatchdogMock, TimeoutCapsAreEnforcedWithTypedErrors) {
                           std::pair{"maxCancelDeadline", RuntimeOptions{.maxCancelDeadline = 0ms}},
                           std::pair{"maxBusyTime", RuntimeOptions{.maxBusyTime = -1ms}},
                           std::pair{"maxKernelsPerModule", RuntimeOptions{.maxKernelsPerModule = 0}},
-                          std::pair{"maxCubinBytes", RuntimeOptions{.maxCubinBytes = 0}}}) {
+                          std::pair{"maxCubinBytes", RuntimeOptions{.maxCubinBytes = 0}},
+                          std::pair{"moduleMemoryBudget",
+                                    RuntimeOptions{.moduleMemoryBudget = 0}}}) {
     auto r = Runtime::create(o);
     ASSERT_FALSE(r) << field;
     expectRefused(r.error(), std::string("RuntimeOptions::") + field + " must be positive");
@@ -299,6 +301,36 @@ TEST_F(WatchdogMock, ModuleCapsRefuseLargeModules) {
   ASSERT_TRUE(rt);
   a = (*rt)->loadApplicationFile(kBitcode);
   EXPECT_TRUE(a) << a.error().describe();
+}
+
+// R7-F10 with a device: a loaded module keeps no PTX unless RuntimeOptions::keepPtx
+// asks (then it is charged too); its cubin is charged to moduleMemoryBudget, and a
+// load past the budget is refused before the driver sees it, naming the application.
+TEST_F(WatchdogMock, LoadedModulesKeepNoPtxAndAreChargedTheirCubin) {
+  auto rt = Runtime::create({});
+  ASSERT_TRUE(rt);
+  auto a = (*rt)->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(a) << a.error().describe();
+  EXPECT_TRUE((*a)->ptx().empty()) << "the PTX was kept without keepPtx";
+  uint64_t without = (*rt)->stats().moduleBytes;
+  EXPECT_GT(without, 1024u) << "the cubin is charged";
+  auto keep = Runtime::create({.keepPtx = true});
+  ASSERT_TRUE(keep);
+  auto k = (*keep)->loadApplicationFile(kBitcode);
+  ASSERT_TRUE(k) << k.error().describe();
+  ASSERT_FALSE((*k)->ptx().empty());
+  EXPECT_NE((*k)->ptx().find(".entry vadd("), std::string::npos);
+  EXPECT_EQ((*keep)->stats().moduleBytes, without + (*k)->ptx().size());
+  auto small = Runtime::create({.moduleMemoryBudget = without - 1});
+  ASSERT_TRUE(small);
+  auto refused = (*small)->loadApplicationFile(kBitcode, {.name = "tenant-b"});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code(), ErrorCode::CapacityExceeded) << refused.error().describe();
+  EXPECT_TRUE(contains(refused.error(), "application 'tenant-b': the module needs " +
+                                            std::to_string(without) + " bytes of service memory"))
+      << refused.error().describe();
+  EXPECT_EQ((*small)->stats().moduleBytes, 0u);
+  EXPECT_EQ((*small)->stats().moduleRefusals, 1u);
 }
 
 // Starvation: two tenants keep the device busy in turns (each launches, times out
