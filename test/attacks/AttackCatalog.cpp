@@ -698,9 +698,9 @@ std::vector<Attack> buildAttacks() {
              "that start after it leave at their entry check, so the grid ends within the "
              "cancel deadline with the victim intact";
     Attack &z = add(contained("zero_drain", "timeout", "drain_review7",
-                              "R7-F1: one thread per block zeroes a 227 KiB dynamic shared "
+                              "R7-F1: one thread per block zeroes a 200 KiB dynamic shared "
                               "window, 2^24 blocks",
-                              {L("zero_drain", {atkB()}, {1u << 24}, {1}, 232448)}));
+                              {L("zero_drain", {atkB()}, {1u << 24}, {1}, 204800)}));
     z.timeoutMs = 500;
     z.neverEnds = true;
     z.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; blocks that "
@@ -754,6 +754,9 @@ std::vector<Attack> buildAttacks() {
     a.neverEnds = true;
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "within the cancel deadline (each CAS loop polls) with the victim intact";
+    a.xfail = "the H200 ran this grid to the end within 500 ms (2^26 contended half adds), so "
+              "it proves nothing; at the 2^24-block cap the drain is bounded by one word's "
+              "atomic throughput (each late thread still does one attempt), not by polls: open";
   }
   // shared_f32_storm: a wait around a 4096-iteration loop of one shared float add,
   // 2 blocks x 1024 threads per SM: charged once, it ran 4096 contended shared CAS

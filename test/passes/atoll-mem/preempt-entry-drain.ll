@@ -5,7 +5,8 @@
 ;  - checked loops: on every edge into the cycle (R7-F4: an irreducible cycle's other
 ;    entries too) the counter becomes 0 when it was set, so the first back edge polls;
 ;  - loop-free code and loop bodies: where the work from the entry exceeds the entry
-;    budget (1024 units, 16 accesses; R7-F7: a loop's first iteration counts), an
+;    budget (default 4096 units, 64 accesses; 1024 here, so that short kernels show
+;    it; R7-F7: a loop's first iteration counts), an
 ;    entry check branches on the read: no new load, so streaming kernels never wait;
 ;  - charged loops (at most 2^20 units) do not wait for the read (at a charge it cost
 ;    grid-stride kernels up to 7% on the H200); a charge of 64 or more polls anyway.
@@ -14,16 +15,18 @@
 ; sinks the compare next to its branch; the check after codegen refused the benign
 ; matmul_tiled_i32 control). A kernel without checked loops or entry checks has no
 ; entry read.
-; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s
-; RUN: %opt-atoll -passes=atoll-mem -atoll-test-skip-entry-cancel -S %s | FileCheck %s --check-prefix=NOSTART
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=1024 -S %s | FileCheck %s
+; At the default budget (64 accesses) the 20-load chain takes no entry check and no read.
+; RUN: %opt-atoll -passes=atoll-mem -S %s | FileCheck %s --check-prefix=DEFAULT
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=1024 -atoll-test-skip-entry-cancel -S %s | FileCheck %s --check-prefix=NOSTART
 ; A lower entry budget: the chain's entry check comes after 4 accesses and the
 ; straight-line poll (budget 1100) about 15 accesses after the kernel's entry.
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=300 -atoll-preempt-straight-budget=1100 -S %s | FileCheck %s --check-prefix=ENTRY
 ; RUN: not %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=300 -atoll-preempt-straight-budget=1100 -atoll-test-skip-straight-polls -disable-output %s 2>&1 | FileCheck %s --check-prefix=REFUSED
 ; In PTX the entry read is ld.relaxed and the entry check a branch on it, no new load.
-; RUN: %opt-atoll -passes=atoll-mem %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=1024 %s -o - | %llc-sm90 -o - | FileCheck %s --check-prefix=PTX
 ; R7-F4: both entries of an irreducible cycle start the counter from the read.
-; RUN: %opt-atoll -passes=atoll-mem -S %S/Inputs/r7-irreducible-entries.ll | FileCheck %s --check-prefix=IRR
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=1024 -S %S/Inputs/r7-irreducible-entries.ll | FileCheck %s --check-prefix=IRR
 ; R7-F8: a budget crossed at a <64 x i32> phi (the module must verify; opt checks it).
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=512 -S %S/Inputs/r7-wide-phi-at-budget.ll | FileCheck %s --check-prefix=PHI
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-entry-budget=450 -disable-output %S/Inputs/r7-wide-phi-at-budget.ll
@@ -75,6 +78,9 @@ exit:
 ; ENTRY:         store i32 %v19
 ; A block that starts after a cancel leaves after 14 of the 20 loads (1022 units with
 ; their confinement); no volatile load: the regular polls come every 256 accesses.
+; DEFAULT-LABEL: define ptx_kernel void @chain(
+; DEFAULT-NOT:     atoll.cancel
+; DEFAULT:         ret void
 ; CHECK-LABEL: define ptx_kernel void @chain(
 ; CHECK:         %atoll.cancel.start = load atomic i32
 ; CHECK:         %v13 = load i32

@@ -161,4 +161,4 @@ declare void @llvm.nvvm.nanosleep(i32)
 ; LONG-LABEL: define ptx_kernel void @long(
 ; LONG-COUNT-2: {{^}}atoll.cancel.straight{{[0-9]*}}:
 ; LONG-NOT:     {{^}}atoll.cancel.straight{{[0-9]*}}:
-; LONGREFUSED: internal: a path without loops runs more than 1024 units of work from the kernel's entry without a cancel poll
+; LONGREFUSED: internal: a path without loops runs more than 4096 units of work from the kernel's entry without a cancel poll

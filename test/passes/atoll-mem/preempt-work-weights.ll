@@ -49,7 +49,7 @@
 ; RUN: not %opt-atoll -passes=atoll-mem -atoll-test-skip-straight-polls -disable-output %t.vdiv.ll 2>&1 | FileCheck %s --check-prefix=REFUSED
 ; VDIV-LABEL: define ptx_kernel void @chain(
 ; VDIV-COUNT-19: {{^}}atoll.cancel.straight{{[0-9]*}}:
-; REFUSED: internal: a path without loops runs more than {{16384 units of work|1024 units of work from the kernel.s entry}} without a cancel poll
+; REFUSED: internal: a path without loops runs more than {{16384 units of work|4096 units of work from the kernel.s entry}} without a cancel poll
 ;
 ; Charged loops (count x work per iteration <= 2^20): 4096 iterations of 4 i32 adds
 ; are charged at once (no per-iteration check); 4096 iterations of 4 <64 x i64>

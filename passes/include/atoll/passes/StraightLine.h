@@ -24,11 +24,14 @@ constexpr uint64_t StraightSlowOpWeight = 64;
 constexpr uint64_t DefaultStraightBudget = 256 * StraightMemoryWeight;
 /// The most work from a kernel's entry to its first check of the cancel word in
 /// loop-free code (R6-F3, session 7): a block that starts after a cancel runs that
-/// far, so a cancelled grid of 2^24 blocks drains at that rate (16 dependent loads,
-/// a few us per block). The check branches on the entry read (a relaxed atomic load
+/// far, so a cancelled grid of 2^24 blocks drains at that rate (64 dependent loads,
+/// ~20 us per block). 16 accesses drained faster but cost const_table 1.10x and
+/// transpose 1.35x on the H200 (session 7): a check mid-burst holds the rest of the
+/// burst until the entry read is back, and one inside a guarded block stops ptxas
+/// from predicating it. The check branches on the entry read (a relaxed atomic load
 /// at the top of the kernel that nothing else waits for), so it costs no new load;
 /// the regular polls still come every DefaultStraightBudget from the entry on.
-constexpr uint64_t DefaultEntryBudget = 16 * StraightMemoryWeight;
+constexpr uint64_t DefaultEntryBudget = 64 * StraightMemoryWeight;
 
 /// The weight of I (0 for what costs nothing at run time: debug records, lifetime
 /// markers, the register-only inline asm the allow-list accepts, reads of the
