@@ -26,6 +26,11 @@ struct Options {
   /// Test-only (the mock-driver test): 64x smaller problems, few repetitions.
   bool tiny = false;
   std::vector<std::string> only;   // empty = every section
+  /// Diagnostics of the overhead section: only these kernels (empty = all), and
+  /// extra raw variants "KERNEL:LABEL:FILE" (a PTX file launched like mask-raw,
+  /// reported against mask-nocheck-raw and mask-raw of the same run).
+  std::vector<std::string> kernels;
+  std::vector<std::string> extraPtx;
   std::string outDir = "atoll-bench-results";
   std::string bitcodeDir;          // resolved by resolveBitcodeDir()
   double timeLimitSec = 0;         // watchdog; 0 = the default of the mode

@@ -40,6 +40,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -190,6 +191,29 @@ void runOverhead(Context &ctx) {
   std::filesystem::create_directories(ptxDir, ec);
 
   std::vector<Case> cases = makeCases(opts.quick, opts.tiny);
+  if (!opts.kernels.empty()) {
+    for (const std::string &k : opts.kernels)
+      if (std::none_of(cases.begin(), cases.end(), [&](const Case &c) { return c.name == k; }))
+        fail("--kernels: no overhead kernel named '" + k + "'");
+    std::erase_if(cases, [&](const Case &c) {
+      return std::find(opts.kernels.begin(), opts.kernels.end(), c.name) == opts.kernels.end();
+    });
+  }
+  // --extra-ptx KERNEL:LABEL:FILE (diagnostic raw variants "x-LABEL").
+  struct ExtraPtx {
+    std::string kernel, label, ptx;
+  };
+  std::vector<ExtraPtx> extras;
+  for (const std::string &spec : opts.extraPtx) {
+    size_t a = spec.find(':'), b = a == std::string::npos ? a : spec.find(':', a + 1);
+    if (b == std::string::npos || a == 0 || b == a + 1 || b + 1 == spec.size())
+      fail("--extra-ptx wants KERNEL:LABEL:FILE, not '" + spec + "'");
+    std::ifstream in(spec.substr(b + 1));
+    if (!in)
+      fail("--extra-ptx: cannot read " + spec.substr(b + 1));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    extras.push_back({spec.substr(0, a), spec.substr(a + 1, b - a - 1), std::move(text)});
+  }
   uint64_t maxBytes = 0;
   for (const Case &c : cases) {
     uint64_t sum = 0;
@@ -369,6 +393,15 @@ void runOverhead(Context &ctx) {
           variants.push_back(std::move(nocheck));
           variants.push_back(std::move(fuel));
           variants.push_back(std::move(nounroll));
+          for (const ExtraPtx &x : extras) {
+            if (x.kernel != c.name)
+              continue;
+            Variant xv{"x-" + x.label, Path::Raw, mode, "cuda-events"};
+            xv.ptx = x.ptx;
+            xv.module = std::make_unique<PtxModule>(gpu, xv.ptx, c.name + " (" + x.label + ")");
+            xv.fn = xv.module->function(c.name);
+            variants.push_back(std::move(xv));
+          }
           continue;
         }
         variants.push_back(std::move(v));
@@ -632,6 +665,21 @@ void runOverhead(Context &ctx) {
           refOk ? "" : " (native != CPU reference)");
       for (const auto &[vid, r] : kernelRatios)
         ratiosByVariant[vid].emplace_back(c.name, r);
+      // Diagnostic variants against the same run's unchecked and checked PTX.
+      for (const auto &[vid, r] : kernelRatios) {
+        if (vid.rfind("x-", 0) != 0)
+          continue;
+        double nocheckR = NAN, checkedR = NAN;
+        for (const auto &[id2, r2] : kernelRatios) {
+          if (id2 == "mask-nocheck-raw")
+            nocheckR = r2;
+          if (id2 == "mask-raw")
+            checkedR = r2;
+        }
+        log("diagnostic %-15s %-20s vs native %.4fx, vs mask-nocheck-raw %.4fx, vs mask-raw "
+            "%.4fx",
+            c.name.c_str(), vid.c_str(), r, r / nocheckR, r / checkedR);
+      }
     } catch (const std::exception &e) {
       k["error"] = e.what();
       res.error("overhead", c.name + ": " + e.what());

@@ -66,6 +66,13 @@ int parseArgs(int argc, char **argv, Options &o) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::IsMember(std::vector<std::string>(std::begin(kSections), std::end(kSections))));
+  app.add_option("--kernels", o.kernels,
+                 "overhead section: only these kernels (NAME[,NAME...]; a diagnostic)")
+      ->delimiter(',');
+  app.add_option("--extra-ptx", o.extraPtx,
+                 "overhead section: also time this PTX as a raw variant of KERNEL, with the "
+                 "mask-raw launch (KERNEL:LABEL:FILE, repeatable; a diagnostic for hand-edited "
+                 "PTX, reported against mask-nocheck-raw and mask-raw)");
   app.add_option("--out", o.outDir, "where results.json, results.csv and ptx/ go")
       ->default_str(o.outDir);
   app.add_option("--bitcode-dir", o.bitcodeDir,

@@ -37,10 +37,12 @@ bool isVoteCondition(const llvm::Value *Cond, const llvm::Value *Control);
 /// True when a kernel whose zero-init clears FrameBytes bytes of frame polls at entry.
 bool pollsAtEntry(uint64_t FrameBytes);
 
-/// A charge: Amount (i32, >= 1) iterations counted before Block's terminator.
+/// A charge: Amount (i32, >= 1) iterations counted before Block's terminator;
+/// MaxAmount bounds the iterations it stands for (the constant bound, or the cap).
 struct ChargeSite {
   llvm::BasicBlock *Block;
   llvm::Value *Amount;
+  uint64_t MaxAmount;
 };
 
 /// PreemptionLoops.cpp: every innermost loop that is one cycle without inner

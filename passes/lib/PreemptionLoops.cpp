@@ -51,6 +51,7 @@ using namespace llvm;
 using namespace llvm::PatternMatch;
 
 STATISTIC(NumChargedConstant, "Loops charged once with a constant count (no check inside)");
+STATISTIC(NumTightCharges, "Of those, charged a smaller run-time count (cut to the constant)");
 STATISTIC(NumVersioned, "Loops versioned: a copy without checks for counts up to the cap");
 STATISTIC(NumGridStride, "Of those, grid-stride loops matched with run-time wrap guards");
 
@@ -269,10 +270,49 @@ Value *gridStrideCount(IRBuilder<> &Bd, const GridStride &G) {
                          "atoll.charge");
 }
 
+/// A constant-bounded loop's count at run time, when it is known to be smaller: the
+/// bound of `for (b = threadIdx.x; b < 256; b += blockDim.x)` is 256 (blockDim may
+/// be 1), while with 256 threads each runs it once. Charging the bound made every
+/// such loop poll (a charge above the 2^K counter), a fresh read each thread waits
+/// for: two per thread in histogram (1.045x on the H200, session 8). The charge is
+/// min(N, the count) from the grid-stride match (N when its guards fail), or from
+/// ScalarEvolution's symbolic bound when it needs no division; either is at least
+/// the iterations run, so the
+/// bound between polls holds. Null when no tighter count is known. Emitted in the
+/// preheader; the loop is not copied (N bounds it already).
+Value *tighterCharge(Loop &L, ScalarEvolution &SE, uint64_t N, uint64_t Cap) {
+  BasicBlock *PH = L.getLoopPreheader();
+  Instruction *At = PH->getTerminator();
+  Type *I32 = Type::getInt32Ty(PH->getContext());
+  if (isa<SCEVConstant>(SE.getBackedgeTakenCount(&L)))
+    return nullptr; // N is the exact count
+  // The grid-stride count first: a ctlz and a shift, where ScalarEvolution's count
+  // of the same loop divides by the step.
+  if (auto G = matchGridStride(L, Cap, At)) {
+    IRBuilder<> Bd(At);
+    Value *Count = Bd.CreateBinaryIntrinsic(Intrinsic::umin, gridStrideCount(Bd, *G),
+                                            Bd.getInt32(uint32_t(N)));
+    return Bd.CreateSelect(G->Ok, Count, Bd.getInt32(uint32_t(N)), "atoll.charge.tight");
+  }
+  const SCEV *Sym = SE.getSymbolicMaxBackedgeTakenCount(&L);
+  SCEVExpander Exp(SE, "atoll.tc");
+  if (!isa<SCEVCouldNotCompute, SCEVConstant>(Sym) &&
+      !SCEVExprContains(Sym, [](const SCEV *S) { return isa<SCEVUDivExpr>(S); }) &&
+      Exp.isSafeToExpandAt(Sym, At)) {
+    IRBuilder<> Bd(At);
+    Value *T = Bd.CreateFreeze(Exp.expandCodeFor(Sym, Sym->getType(), At), "atoll.tc");
+    // min in T's own width first: a wide count must not wrap into a small i32.
+    T = Bd.CreateBinaryIntrinsic(Intrinsic::umin, T, ConstantInt::get(T->getType(), N - 1));
+    return Bd.CreateAdd(Bd.CreateZExtOrTrunc(T, I32), Bd.getInt32(1), "atoll.charge");
+  }
+  return nullptr;
+}
+
 /// Versions L: in its preheader PH, Ok selects a clone without checks (marked
 /// bounded) whose preheader charges Amount(builder) iterations.
 void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
-                 function_ref<Value *(IRBuilder<> &)> Amount, SmallVectorImpl<ChargeSite> &Charges) {
+                 function_ref<Value *(IRBuilder<> &)> Amount, uint64_t MaxAmount,
+                 SmallVectorImpl<ChargeSite> &Charges) {
   BasicBlock *PH = L.getLoopPreheader();
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
@@ -309,7 +349,7 @@ void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
       Body.push_back(BB);
   markBounded(Body);
   IRBuilder<> Bd(FastPH->getTerminator());
-  Charges.push_back({FastPH, Amount(Bd)});
+  Charges.push_back({FastPH, Amount(Bd), MaxAmount});
 }
 
 /// A convergent call (barrier, warp primitive): a copy of the loop would let threads
@@ -359,8 +399,7 @@ static uint64_t iterationWork(const Loop &L, ArrayRef<ChargeSite> Charges, uint6
     uint64_t Times = Cap;
     for (const ChargeSite &CS : Charges)
       if (CS.Block == Sub->getLoopPreheader())
-        if (auto *C = dyn_cast<ConstantInt>(CS.Amount))
-          Times = C->getZExtValue();
+        Times = std::min(Times, CS.MaxAmount);
     W += Times * iterationWork(*Sub, Charges, Cap);
   }
   return std::max<uint64_t>(W, 1);
@@ -434,9 +473,14 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
       const SCEV *Max = SE.getConstantMaxBackedgeTakenCount(L);
       if (auto *C = dyn_cast<SCEVConstant>(Max); C && C->getAPInt().ult(Cap)) {
         ++NumChargedConstant;
+        const uint64_t N = C->getAPInt().getZExtValue() + 1;
+        Value *Amount = tighterCharge(*L, SE, N, Cap);
+        if (Amount)
+          ++NumTightCharges;
+        else
+          Amount = ConstantInt::get(Type::getInt32Ty(F.getContext()), N);
         markBounded(L->getBlocks());
-        Charges.push_back({PH, ConstantInt::get(Type::getInt32Ty(F.getContext()),
-                                                C->getAPInt().getZExtValue() + 1)});
+        Charges.push_back({PH, Amount, N});
         continue;
       }
       if (Outer || hasConvergentCall(*L))
@@ -453,7 +497,7 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
         ++NumVersioned;
         versionLoop(*L, Ok, LI, DT, [&](IRBuilder<> &B) {
           return B.CreateAdd(B.CreateZExtOrTrunc(T, B.getInt32Ty()), B.getInt32(1), "atoll.charge");
-        }, Charges);
+        }, Cap, Charges);
         continue;
       }
     }
@@ -464,7 +508,7 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
       ++NumVersioned;
       ++NumGridStride;
       versionLoop(*L, G->Ok, LI, DT, [&](IRBuilder<> &B) { return gridStrideCount(B, *G); },
-                  Charges);
+                  Cap, Charges);
     }
   }
 }

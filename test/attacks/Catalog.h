@@ -125,6 +125,9 @@ struct Attack {
   bool neverEnds = false;       // never ends on its own: the timeout must cancel it
   bool showTime = false;        // Contained: the observed line gives the run time (ms); a
                                 // seconds-long measurement, left out by --memcheck-safe
+  uint32_t runLimitMs = 0;      // >0 (Contained): own pipeline with this timeout; the attack
+                                // must end on its own within it
+  uint32_t minRunMs = 0;        // >0 (Contained): it must have run at least this long
   std::string launchRefusal;    // non-empty: the launch must be refused (InvalidLaunch) with this
                                 // substring, the context and victim healthy
   std::string xfail;            // known issue: the expectation is not met yet (why)

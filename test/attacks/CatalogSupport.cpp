@@ -128,6 +128,11 @@ std::vector<std::string> validateCatalog() {
         problems.push_back(a.name + ": a contained attack needs an attacker launch");
       if (a.timeoutMs && a.launches.size() != 1)
         problems.push_back(a.name + ": a timeout attack has exactly one launch");
+      if (a.runLimitMs && (a.timeoutMs || a.freshPipeline))
+        problems.push_back(a.name + ": runLimitMs is for attacks that end on their own, on "
+                                    "their own pipeline");
+      if ((a.runLimitMs || a.minRunMs) && !a.showTime)
+        problems.push_back(a.name + ": runLimitMs and minRunMs are measurements: set showTime");
     }
   }
   for (const Control &c : controls()) {

@@ -334,10 +334,12 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
                                               : " (not the previous tenant's arena: weaker test)")
                                        : ""));
     atk = &*own;
-  } else if (a.timeoutMs) {
-    own = makeAttacker(rt_, attackerArena(c), "attacker-timeout", milliseconds(a.timeoutMs), err);
+  } else if (a.timeoutMs || a.runLimitMs) {
+    const uint32_t limit = a.timeoutMs ? a.timeoutMs : a.runLimitMs;
+    own = makeAttacker(rt_, attackerArena(c), a.timeoutMs ? "attacker-timeout" : "attacker-long",
+                       milliseconds(limit), err);
     if (!own) {
-      res.observed = "cannot create the timeout pipeline: " + err;
+      res.observed = "cannot create the attacker's own pipeline: " + err;
       return res;
     }
     atk = &*own;
@@ -526,7 +528,11 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
     }
   }
   bool healthy = !lost_ && victimHealth(*victim_, res.details);
-  met = !lost_ && victimOk && noLeak && checksOk && healthy;
+  const bool longEnough = !a.minRunMs || res.ms >= a.minRunMs;
+  if (!longEnough)
+    res.details.push_back("ran " + std::to_string(int(res.ms)) + " ms, less than the " +
+                          std::to_string(a.minRunMs) + " ms this measurement needs");
+  met = !lost_ && victimOk && noLeak && checksOk && healthy && longEnough;
   if (met) {
     res.observed = "contained: victim intact, no leak, victim healthy";
     if (!a.checks.empty())
@@ -539,6 +545,7 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
     if (!victimOk) what += "BREACH ";
     if (!noLeak) what += "LEAK ";
     if (!checksOk) what += "CHECK FAILED ";
+    if (!longEnough) what += "TOO SHORT ";
     if (!healthy && !lost_) what += "VICTIM UNHEALTHY ";
     res.observed = what;
   }

@@ -43,11 +43,16 @@ exit:
 }
 
 ; ctlz/cttz(x, true) are poison for 0 (the hardware gives 32): the non-poison forms,
-; whose sum is at most 64: a constant charge (ScalarEvolution's bound, 126) holds.
+; whose sum is at most 64: ScalarEvolution's constant bound, 126, holds; the charge is
+; the run-time (grid-stride) count cut to that bound, 126 when its guards fail (the
+; loop is not copied).
 ; CHECK-LABEL: define ptx_kernel void @ctlz_bound(
 ; CHECK:         call i32 @llvm.ctlz.i32(i32 %n, i1 false)
 ; CHECK-NEXT:    call i32 @llvm.cttz.i32(i32 %m, i1 false)
-; CHECK:         %atoll.poll.next = sub i32 %{{.*}}, 126
+; CHECK:         [[T:%.*]] = call i32 @llvm.umin.i32(i32 %atoll.charge, i32 126)
+; CHECK-NEXT:    %atoll.charge.tight = select i1 %atoll.gridstride.ok, i32 [[T]], i32 126
+; CHECK:         %atoll.poll.next = sub i32 %{{.*}}, %atoll.charge.tight
+; CHECK-NOT:     atoll.fast
 ; CHECK:         br i1 %c, label %loop, label %exit, !llvm.loop !{{[0-9]+}}, !atoll.bounded
 ; CHECK:       }
 define ptx_kernel void @ctlz_bound(ptr addrspace(1) %out, i32 %n, i32 %m) {
