@@ -357,14 +357,16 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
         (!expandNonNativeAtomics(*NewF, Refuse) || !expandMemIntrinsicLoops(*NewF, Refuse) ||
          !insertPreemptionChecks(*NewF, Control,
                                  PreemptOptions{Opts.Preempt, Opts.PollShift, FrameBytes,
-                                                ZeroShared},
+                                                ZeroShared, C.body()},
                                  Refuse) ||
          !verifyPreemptionChecks(*NewF, Control, Refuse, FrameBytes)))
       continue;
     // The entry poll split the entry block: re-anchor the entry builder on its
     // terminator's (new) block for the zero-init.
     C.entryBuilder().SetInsertPoint(&*C.entryBuilder().GetInsertPoint());
-    emitZeroInit(*NewF, C, ZeroShared, Opts.Preempt ? Control : nullptr);
+    BasicBlock *ZeroDone = emitZeroInit(*NewF, C, ZeroShared, Opts.Preempt ? Control : nullptr);
+    if (Opts.Preempt && !verifyZeroedBeforeLeaving(*NewF, Control, ZeroDone, Refuse))
+      continue;
     // The zero-init's memsets of frame objects longer than the codegen bound become
     // IR loops too (bounded by the object's size), marked with the shared zeroing.
     if (Opts.Preempt) {

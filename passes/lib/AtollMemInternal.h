@@ -207,7 +207,9 @@ private:
 /// reach shared memory) the whole user shared window, then a CTA barrier.
 /// Control: the control parameter when the kernel takes preemption checks (a long
 /// shared zeroing is preceded by a block-wide cancel vote, R7-F1), else null.
-void emitZeroInit(llvm::Function &Kernel, KernelConfiner &C, bool ZeroShared,
-                  llvm::Value *Control = nullptr);
+/// Returns the block after the zeroing's barrier (null when the kernel zeroes no
+/// shared memory).
+llvm::BasicBlock *emitZeroInit(llvm::Function &Kernel, KernelConfiner &C, bool ZeroShared,
+                               llvm::Value *Control = nullptr);
 
 } // namespace Atoll

@@ -391,7 +391,7 @@ Value *KernelConfiner::confine(IRBuilder<> &B, Value *Ptr, const Confinement &Ho
   llvm_unreachable("covered switch");
 }
 
-void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared, Value *Control) {
+BasicBlock *emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared, Value *Control) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   IRBuilder<> &B = C.entryBuilder();
   // Every static stack object starts as zeros: no residue of an earlier kernel.
@@ -403,7 +403,7 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared, Value *Contro
       B.CreateMemSet(AI, B.getInt8(0), *Bytes, AI->getAlign());
   }
   if (!ZeroShared)
-    return;
+    return nullptr;
 
   // Cooperative zeroing of the user shared window by all threads of the CTA, in
   // 16-byte stores (lo is 1024-aligned), then the last < 16 bytes byte by byte
@@ -484,6 +484,7 @@ void emitZeroInit(Function &F, KernelConfiner &C, bool ZeroShared, Value *Contro
   IRBuilder<> DB(Done);
   DB.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {DB.getInt32(0)});
   DB.CreateBr(Rest);
+  return Done;
 }
 
 } // namespace Atoll

@@ -64,6 +64,9 @@ static cl::opt<bool> TestSkipEntryPoll("atoll-test-skip-entry-poll", cl::Hidden,
                                        cl::desc("testing only: no entry poll for a big frame"));
 static cl::opt<bool> TestSkipStraightPolls("atoll-test-skip-straight-polls", cl::Hidden,
                                            cl::desc("testing only: no straight-line polls"));
+static cl::opt<bool> TestThreadPollsInPrologue(
+    "atoll-test-thread-polls-in-prologue", cl::Hidden,
+    cl::desc("testing only: per-thread polls before the shared zeroing (R8-F1)"));
 static cl::opt<uint64_t> StraightBudget(
     "atoll-preempt-straight-budget", cl::init(Atoll::DefaultStraightBudget), cl::Hidden,
     cl::desc("atoll-mem: a poll at least every N units of straight-line work (a memory "
@@ -90,6 +93,7 @@ STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
 STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
 STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
 STATISTIC(NumStraightPolls, "Polls put in straight-line code by its budget");
+STATISTIC(NumPrologueVotes, "Block votes the budget put before the shared zeroing (R8-F1)");
 STATISTIC(NumEntryChecks, "Entry checks (branches on the entry read) put in loop-free code");
 STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
@@ -131,12 +135,23 @@ bool smallConstantLength(const MemIntrinsic &MI) {
 }
 
 /// The cancel word's address: inttoptr of the control parameter (offset 0).
+/// A vote's read counts as a poll too (the block leaves on it as a whole).
 bool isCancelPoll(const Instruction &I, const Value *Control) {
   auto *LI = dyn_cast<LoadInst>(&I);
-  if (!LI || !LI->isVolatile() || !Atoll::feedsBranch(I))
+  if (!LI || !LI->isVolatile())
     return false;
   auto *P = dyn_cast<IntToPtrInst>(LI->getPointerOperand());
-  return P && P->getOperand(0) == Control;
+  if (!P || P->getOperand(0) != Control)
+    return false;
+  if (Atoll::feedsBranch(I))
+    return true;
+  return any_of(I.users(), [&](const User *Cmp) {
+    return any_of(Cmp->users(), [&](const User *V) {
+      return isVoteCondition(V, Control) && any_of(V->users(), [](const User *B) {
+               return isa<BranchInst>(B);
+             });
+    });
+  });
 }
 
 /// A block that reads the cancel word and branches on it.
@@ -293,6 +308,37 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
   });
 }
 
+bool verifyZeroedBeforeLeaving(Function &F, Value *Control, BasicBlock *Done,
+                               const RefuseFn &Refuse) {
+  if (!Done)
+    return true;
+  // Deny by default: walk from the entry, never into Done, never along a vote's
+  // leave edge (successor 0 of a branch on a block vote); any return or unreachable
+  // reached is a thread that can leave alone before the zeroing.
+  SmallVector<BasicBlock *, 16> Work{&F.getEntryBlock()};
+  SmallPtrSet<BasicBlock *, 16> Seen{&F.getEntryBlock()};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    Instruction *T = BB->getTerminator();
+    if (isa<ReturnInst, UnreachableInst>(T)) {
+      Refuse(F, T, StateSpace::Shared, AccessKind::Call,
+             "internal: a thread can leave before the shared window is zeroed (its share "
+             "would keep the previous kernel's data)");
+      return false;
+    }
+    auto *Br = dyn_cast<BranchInst>(T);
+    const bool Vote = Br && Br->isConditional() && isVoteCondition(Br->getCondition(), Control);
+    for (unsigned K = 0, N = T->getNumSuccessors(); K < N; ++K) {
+      BasicBlock *S = T->getSuccessor(K);
+      if (S == Done || (Vote && K == 0))
+        continue;
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+    }
+  }
+  return true;
+}
+
 void markBoundedCycles(Function &F, Value *Control) {
   MDNode *Empty = MDNode::get(F.getContext(), {});
   forEachCycle(F, [&](const CycleInfo::CycleT &C) {
@@ -348,8 +394,35 @@ struct EntryRead {
 /// read) before the work exceeds the entry budget: a block that starts after a
 /// cancel leaves there (R6-F3). Leave is the kernel's exit block (made here when the
 /// checks left none).
+/// The instructions that run before the tenant's code (blocks reached from the
+/// entry without passing Opts.Body) when the kernel zeroes shared memory; else none.
+static SmallPtrSet<const Instruction *, 32> prologueOf(Function &F, const PreemptOptions &Opts) {
+  SmallPtrSet<const Instruction *, 32> Out;
+  if (!Opts.ZeroShared || !Opts.Body)
+    return Out;
+  SmallVector<BasicBlock *, 8> Work{&F.getEntryBlock()};
+  SmallPtrSet<BasicBlock *, 8> Seen{&F.getEntryBlock()};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (BB == Opts.Body)
+      continue;
+    for (Instruction &I : *BB)
+      Out.insert(&I);
+    for (BasicBlock *S : successors(BB))
+      if (Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return Out;
+}
+
+/// Prologue: the setup code before the shared zeroing when the kernel zeroes shared
+/// memory (else empty). R8-F1: a thread that left there skipped its share of the
+/// zeroing while the rest of the block went on to read that share's old contents,
+/// so a poll or entry check the budget asks for in the prologue is a block vote
+/// (every thread runs the prologue: straight-line code at the top of the kernel).
 static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
-                                EntryRead &Start) {
+                                EntryRead &Start,
+                                const SmallPtrSetImpl<const Instruction *> &Prologue) {
   if (TestSkipStraightPolls) {
     Start.dropIfUnused();
     return;
@@ -381,6 +454,12 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
         const bool OverEntry = FreshRun > std::min<uint64_t>(EntryBudget, StraightBudget);
         if (Run <= StraightBudget && !OverEntry)
           return false;
+        if (!TestThreadPollsInPrologue && Prologue.contains(&I) && Run != walkWeight(I)) {
+          IRBuilder<> B(&I);
+          LeaveBefore(I, voteCancel(B, Control), "atoll.cancel.prologue");
+          ++NumPrologueVotes;
+          return true;
+        }
         if (Run <= StraightBudget) {
           // The entry check: no new load (one that waits before the work made
           // streaming kernels up to 3.4x slower), just a branch on the entry read.
@@ -519,8 +598,19 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // load per thread, outside every loop).
   const bool AtEntry = pollsAtEntry(Opts.FrameBytes) && !TestSkipEntryPoll;
   if (AtEntry) {
-    Value *Cancelled = Opts.ZeroShared ? voteCancel(EB, Control) : PollCancel(EB);
-    Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Entry.getTerminator(), false, Unlikely);
+    // At the top, before the setup: what the budget asks for later in the setup is
+    // then counted from here (and the entry block is this poll, as verified).
+    IRBuilder<> TB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
+    Value *Cancelled;
+    if (Opts.ZeroShared) {
+      Cancelled = voteCancel(TB, Control);
+    } else {
+      Value *Ptr = TB.CreateIntToPtr(Control, PointerType::get(Ctx, 1), "atoll.ctrl.entrypoll");
+      Value *W = TB.CreateAlignedLoad(I32, Ptr, Align(4), /*isVolatile=*/true, "atoll.cancel");
+      Cancelled = TB.CreateICmpNE(W, TB.getInt32(0), "atoll.cancelled");
+    }
+    Instruction *T = SplitBlockAndInsertIfThen(
+        Cancelled, cast<Instruction>(Cancelled)->getNextNode(), false, Unlikely);
     T->getParent()->setName("atoll.cancel.entry");
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
   }
@@ -545,7 +635,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
       Leave->eraseFromParent();
       Leave = nullptr;
     }
-    insertStraightPolls(F, Control, Leave, Start);
+    insertStraightPolls(F, Control, Leave, Start, prologueOf(F, Opts));
     return true;
   }
 
@@ -613,7 +703,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
 
   DominatorTree DT(F);
   PromoteMemToReg({Count, Fuel}, DT);
-  insertStraightPolls(F, Control, Leave, Start);
+  insertStraightPolls(F, Control, Leave, Start, prologueOf(F, Opts));
   return true;
 }
 

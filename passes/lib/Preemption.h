@@ -24,6 +24,10 @@ struct PreemptOptions {
   /// left before doing its share would leave residue to the others, so the entry
   /// poll is a vote of the whole block (one barrier; R7-F11).
   bool ZeroShared = false;
+  /// The first block of the tenant's code (KernelConfiner::body()); what runs before
+  /// it is the setup, before the shared zeroing. With ZeroShared, no thread may
+  /// leave alone there (R8-F1): the budget's polls in it are block votes.
+  llvm::BasicBlock *Body = nullptr;
 };
 
 /// The block-wide form of a poll: every thread reads the cancel word and all leave
@@ -78,6 +82,13 @@ bool expandMemIntrinsicLoops(llvm::Function &F, const RefuseFn &Refuse);
 /// after Refuse (a pass bug must not become an uncancellable kernel).
 bool verifyPreemptionChecks(llvm::Function &F, llvm::Value *Control, const RefuseFn &Refuse,
                             uint64_t FrameBytes = 0);
+
+/// After the zero-init (R8-F1): no thread leaves before the shared window is zeroed.
+/// Every path from the entry to a return either passes Done (the block after the
+/// zeroing's barrier) or leaves on a block vote (all threads together). Returns
+/// false after Refuse.
+bool verifyZeroedBeforeLeaving(llvm::Function &F, llvm::Value *Control, llvm::BasicBlock *Done,
+                               const RefuseFn &Refuse);
 
 /// After the zero-init (whose loops must run to the end: a thread that left half
 /// way would leave other tenants' shared-memory residue to its block): marks the

@@ -27,8 +27,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:       ret void
 ; CHECK-NEXT:  }
 ; ENTRY-LABEL: define ptx_kernel void @straight(ptr %p, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control)
-; ENTRY:       %atoll.ctrl = inttoptr i64 %__atoll_control to ptr addrspace(1)
-; ENTRY:       %atoll.cancel = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
+; The entry poll is the first thing the kernel does, before the setup (R8-F1).
+; ENTRY-NEXT:  %atoll.ctrl.entrypoll = inttoptr i64 %__atoll_control to ptr addrspace(1)
+; ENTRY-NEXT:  %atoll.cancel = load volatile i32, ptr addrspace(1) %atoll.ctrl.entrypoll, align 4
 ; ENTRY-NEXT:  %atoll.cancelled = icmp ne i32 %atoll.cancel, 0
 ; ENTRY-NEXT:  br i1 %atoll.cancelled, label %atoll.cancel.entry, label {{%.*}}, !prof
 ; ENTRY-NOT:   atoll.poll
