@@ -143,15 +143,7 @@ bool isCancelPoll(const Instruction &I, const Value *Control) {
   auto *P = dyn_cast<IntToPtrInst>(LI->getPointerOperand());
   if (!P || P->getOperand(0) != Control)
     return false;
-  if (Atoll::feedsBranch(I))
-    return true;
-  return any_of(I.users(), [&](const User *Cmp) {
-    return any_of(Cmp->users(), [&](const User *V) {
-      return isVoteCondition(V, Control) && any_of(V->users(), [](const User *B) {
-               return isa<BranchInst>(B);
-             });
-    });
-  });
+  return Atoll::feedsBranchOrVote(I);
 }
 
 /// A block that reads the cancel word and branches on it.
@@ -271,10 +263,14 @@ bool verifyPreemptionChecks(Function &F, Value *Control, const RefuseFn &Refuse,
   // the budget's work between two polls.
   Instruction *Over = nullptr;
   bool OverFresh = false;
+  const uint64_t Entry = std::min<uint64_t>(EntryBudget, StraightBudget);
+  const WorkToExit Tail(F);
   uint64_t Longest = walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
       [&](Instruction &I, uint64_t Run, uint64_t FreshRun) {
-        const bool OverEntry = FreshRun > std::min<uint64_t>(EntryBudget, StraightBudget);
+        const bool OverEntry =
+            FreshRun > Entry && !endsWithinEntrySlack(FreshRun - walkWeight(I),
+                                                      Tail.from(I, Entry), Entry);
         if ((Run > StraightBudget || OverEntry) && !Over) {
           Over = &I;
           OverFresh = OverEntry && Run <= StraightBudget;
@@ -433,6 +429,8 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
   // The read exists during the walk, so its weight counts as it will in the
   // verification; dropped after it when no entry check needed it.
   Start.get();
+  const uint64_t Entry = std::min<uint64_t>(EntryBudget, StraightBudget);
+  const WorkToExit Tail(F); // before the walk splits anything
   auto LeaveBefore = [&](Instruction &I, Value *Cancelled, StringRef Name) {
     if (!Leave) {
       Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
@@ -451,7 +449,10 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
   walkStraightRuns(
       F, [&](const Instruction &I) { return isCancelPoll(I, Control); },
       [&](Instruction &I, uint64_t Run, uint64_t FreshRun) {
-        const bool OverEntry = FreshRun > std::min<uint64_t>(EntryBudget, StraightBudget);
+        // No entry check in a kernel's last half budget (endsWithinEntrySlack).
+        const bool OverEntry =
+            FreshRun > Entry && !endsWithinEntrySlack(FreshRun - walkWeight(I),
+                                                      Tail.from(I, Entry), Entry);
         if (Run <= StraightBudget && !OverEntry)
           return false;
         if (!TestThreadPollsInPrologue && Prologue.contains(&I) && Run != walkWeight(I)) {

@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/DepthFirstIterator.h"
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/CycleAnalysis.h"
@@ -19,6 +20,7 @@
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 
 using namespace llvm;
 
@@ -207,10 +209,63 @@ bool feedsBranch(const Instruction &I) {
   });
 }
 
+bool feedsBranchOrVote(const Instruction &I) {
+  if (feedsBranch(I))
+    return true;
+  return any_of(I.users(), [](const User *Cmp) {
+    return isa<ICmpInst>(Cmp) && any_of(Cmp->users(), [](const User *V) {
+             auto *II = dyn_cast<IntrinsicInst>(V);
+             return II && II->getIntrinsicID() == Intrinsic::nvvm_barrier_cta_red_or_all &&
+                    any_of(II->users(), [](const User *B) {
+                      auto *Br = dyn_cast<BranchInst>(B);
+                      return Br && Br->isConditional();
+                    });
+           });
+  });
+}
+
 uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> IsPoll,
                           function_ref<bool(Instruction &, uint64_t)> Visit) {
   return walkStraightRuns(F, IsPoll,
                           [&](Instruction &I, uint64_t Run, uint64_t) { return Visit(I, Run); });
+}
+
+WorkToExit::WorkToExit(Function &F) {
+  constexpr uint64_t Unbounded = ~uint64_t(0);
+  CycleInfo CI;
+  CI.compute(F);
+  // Post-order: outside cycles every successor is done before its predecessor (an
+  // edge back to an unfinished block closes a cycle, and both ends are in it).
+  for (BasicBlock *BB : post_order(&F.getEntryBlock())) {
+    if (CI.getCycle(BB)) {
+      In[BB] = Unbounded;
+      continue;
+    }
+    uint64_t Own = 0;
+    for (const Instruction &I : *BB)
+      Own += walkWeight(I);
+    uint64_t After = 0;
+    for (const BasicBlock *S : successors(BB)) {
+      auto It = In.find(S);
+      After = std::max(After, It == In.end() ? Unbounded : It->second);
+    }
+    In[BB] = After == Unbounded ? Unbounded : Own + After;
+  }
+}
+
+uint64_t WorkToExit::from(const Instruction &I, uint64_t Limit) const {
+  constexpr uint64_t Unbounded = ~uint64_t(0);
+  const BasicBlock *BB = I.getParent();
+  uint64_t Own = 0;
+  for (const Instruction *J = &I; J; J = J->getNextNode())
+    if ((Own += walkWeight(*J)) > Limit)
+      return Unbounded;
+  uint64_t After = 0;
+  for (const BasicBlock *S : successors(BB)) {
+    auto It = In.find(S);
+    After = std::max(After, It == In.end() ? Unbounded : It->second);
+  }
+  return After == Unbounded ? Unbounded : Own + After;
 }
 
 /// The pointer operand, through casts and constant offsets, is Control.

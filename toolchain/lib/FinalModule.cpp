@@ -146,7 +146,7 @@ Error checkCyclesPolled(Module &M) {
     constexpr uint64_t MaxFreshAfterCodegen = 2 * DefaultEntryBudget + DefaultStraightBudget;
     const Instruction *Over = nullptr;
     uint64_t Longest = walkStraightRuns(
-        F, [&](const Instruction &I) { return readsControl(I, Control) && feedsBranch(I); },
+        F, [&](const Instruction &I) { return readsControl(I, Control) && feedsBranchOrVote(I); },
         [&](Instruction &I, uint64_t Run, uint64_t FreshRun) {
           if ((Run > 2 * DefaultStraightBudget || FreshRun > MaxFreshAfterCodegen) && !Over)
             Over = &I;

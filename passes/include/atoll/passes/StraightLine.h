@@ -4,6 +4,7 @@
 // the polls and checks them) and the toolchain's check after code generation.
 #pragma once
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
@@ -47,6 +48,11 @@ uint64_t walkWeight(const llvm::Instruction &I);
 /// leave there). The counter's read of the cancel word at entry is not one.
 bool feedsBranch(const llvm::Instruction &I);
 
+/// feedsBranch, or the value is compared and the compare feeds a block vote
+/// (barrier.cta.red.or) that is branched on: a poll the whole block leaves on
+/// (Preemption.cpp voteCancel; R8-F1: the setup's polls are votes).
+bool feedsBranchOrVote(const llvm::Instruction &I);
+
 /// Walks F's CFG without its cycle-closing edges (CycleInfo: every edge from inside
 /// a cycle to its header; what is left is acyclic) in topological order. Work counts
 /// from the entry and from every instruction IsPoll accepts (a poll: the thread
@@ -69,6 +75,29 @@ uint64_t walkStraightRuns(
     llvm::function_ref<bool(llvm::Instruction &, uint64_t Run, uint64_t FreshRun)> Visit,
     llvm::function_ref<bool(const llvm::Instruction &)> IsEntryCheck = {},
     llvm::function_ref<bool(const llvm::Instruction &)> IsFree = {});
+
+/// The most work (walkWeight units) from an instruction to the end of the kernel
+/// on any path; ~0 when a cycle can be reached from it. Computed once for the CFG
+/// it is given; a block made later (a split's tail) counts as unbounded when reached.
+class WorkToExit {
+public:
+  explicit WorkToExit(llvm::Function &F);
+  /// From I (included) to a return; ~0 as soon as it exceeds Limit.
+  uint64_t from(const llvm::Instruction &I, uint64_t Limit = ~uint64_t(0)) const;
+
+private:
+  llvm::DenseMap<const llvm::BasicBlock *, uint64_t> In;
+};
+
+/// Where the entry budget does not call for an entry check although the fresh run
+/// exceeds it: the kernel ends anyway within half the budget more (a check in its
+/// last accesses holds the rest of them until the entry read is back and buys
+/// nothing: const_table 1.045x on the H200 with its check 4 accesses before the
+/// end, 0.992x with it at the end). Fresh work then stays within 1.5x the budget.
+/// FreshBefore is the fresh run before I, Rest the work from I to the end.
+inline bool endsWithinEntrySlack(uint64_t FreshBefore, uint64_t Rest, uint64_t EntryBudget) {
+  return Rest <= EntryBudget && FreshBefore + Rest <= EntryBudget + EntryBudget / 2;
+}
 
 /// The entry read, or a compare of it (weightless in the walk: IsFree).
 bool isEntryReadOrCompare(const llvm::Instruction &I, const llvm::Value *Control);
