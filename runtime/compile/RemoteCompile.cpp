@@ -41,6 +41,10 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
   // Two per core: a load's compile and assemble requests each take a fresh worker.
   c.size = w.poolSize ? w.poolSize : 2 * size_t(cores);
   c.cpuSlots = cores;
+  // While loads are in flight, replacements start only for waiting requests and
+  // open claims, and to keep two warm (PoolConfig::warmFloor): a burst's compiles
+  // do not share the cores with the starts of the workers that replace them.
+  c.warmFloor = 2;
   c.memoryLimit = w.memoryLimit;
   c.cpuLimitSeconds = w.cpuLimitSeconds;
   c.timeout = w.timeout;

@@ -122,6 +122,22 @@ TEST(CompileWorker, DefaultPathIsFoundNextToTheLibrary) {
 }
 
 TEST(CompileWorker, WarmWorkersAreSandboxed) {
+  // The service's environment has the ways to the CUDA driver's JIT cache (HOME,
+  // CUDA_CACHE_PATH): the worker must see neither (checked below). Set here, before
+  // the pool's thread starts, so that the check cannot pass for want of them.
+  struct Env {
+    bool setHome = !std::getenv("HOME");
+    Env() {
+      if (setHome)
+        ::setenv("HOME", "/nonexistent-home", 1);
+      ::setenv("CUDA_CACHE_PATH", "/tmp/atoll-test-jit-cache", 1);
+    }
+    ~Env() {
+      if (setHome)
+        ::unsetenv("HOME");
+      ::unsetenv("CUDA_CACHE_PATH");
+    }
+  } parentEnv;
   PoolConfig c;
   c.workerPath = CompilePool::defaultWorkerPath();
   c.size = 1;
@@ -158,13 +174,21 @@ TEST(CompileWorker, WarmWorkersAreSandboxed) {
   EXPECT_EQ(std::filesystem::read_symlink(fmt::format("/proc/{}/fd/0", pid)), "/dev/null");
   EXPECT_NE(std::filesystem::read_symlink(fmt::format("/proc/{}/fd/3", pid)).string().find("socket:"),
             std::string::npos);
-  // Environment: only what the worker needs.
+  // Environment: only what the worker needs, and the driver's JIT cache off.
   std::string env = slurp(fmt::format("/proc/{}/environ", pid));
   std::stringstream ss(env);
-  for (std::string var; std::getline(ss, var, '\0');)
+  std::set<std::string> names;
+  for (std::string var; std::getline(ss, var, '\0');) {
+    names.insert(var.substr(0, var.find('=')));
     EXPECT_TRUE(var.rfind("ATOLL_CUDA_PATH=", 0) == 0 || var.rfind("CUDA_HOME=", 0) == 0 ||
-                var.rfind("LD_LIBRARY_PATH=", 0) == 0 || var == "LC_ALL=C")
+                var.rfind("LD_LIBRARY_PATH=", 0) == 0 || var == "LC_ALL=C" ||
+                var == "CUDA_CACHE_DISABLE=1")
         << var;
+  }
+  EXPECT_EQ(names.count("HOME"), 0u);
+  EXPECT_EQ(names.count("CUDA_CACHE_PATH"), 0u);
+  EXPECT_EQ(names.count("CUDA_CACHE_DISABLE"), 1u);
+  EXPECT_EQ(names.count("LC_ALL"), 1u);
 }
 
 TEST(CompileWorker, LoadsGiveWhatTheInProcessToolchainGives) {
