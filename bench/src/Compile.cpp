@@ -640,7 +640,7 @@ void runCompile(Context &ctx) {
           cores, par16In, par16Worker);
       log("  workers: limit %llu, peak live %llu; %llu started while the loads were in flight "
           "(the pool starts one then only for a waiting request, an open claim or its floor of "
-          "2; the rest refill after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
+          "2 warm workers, none below 16 workers; the rest refill after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
           "%.1f ms; mean worker start (exec to Ready, over the starts that finished) %.1f ms; "
           "answer budget: peak %llu bytes, %llu waits",
           (unsigned long long)w.limit, (unsigned long long)w.peak,

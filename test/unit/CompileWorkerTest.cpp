@@ -3,6 +3,7 @@
 // in-process toolchain gives, and the hostile corpus (test/hostile-compile): every
 // input is a typed error naming the application, and the runtime goes on.
 #include "compile/CompilePool.h"
+#include "compile/RemoteCompile.h"
 
 #include "atoll/atoll.h"
 
@@ -119,6 +120,18 @@ TEST(CompileWorker, DefaultPathIsFoundNextToTheLibrary) {
   std::string path = CompilePool::defaultWorkerPath();
   ASSERT_FALSE(path.empty());
   EXPECT_NE(path.find("atoll-compile-worker"), std::string::npos);
+}
+
+// The runtime's warm floor (PoolConfig::warmFloor, the starts a pool makes during a
+// burst without a waiting request): 2 in a pool of 16 or more, none below, where it
+// would be a large share of the pool (a pool of 2 would refill during every load).
+TEST(CompileWorker, TheRuntimesWarmFloorDependsOnThePoolSize) {
+  EXPECT_EQ(Atoll::detail::warmFloorFor(32), 2u); // 16 cores, the default pool
+  EXPECT_EQ(Atoll::detail::warmFloorFor(16), 2u);
+  EXPECT_EQ(Atoll::detail::warmFloorFor(15), 0u);
+  EXPECT_EQ(Atoll::detail::warmFloorFor(4), 0u); // 2 cores
+  EXPECT_EQ(Atoll::detail::warmFloorFor(2), 0u); // the bench's per-kernel pools
+  EXPECT_EQ(Atoll::detail::warmFloorFor(1), 0u);
 }
 
 TEST(CompileWorker, WarmWorkersAreSandboxed) {
