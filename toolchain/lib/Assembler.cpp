@@ -213,20 +213,23 @@ Expected<std::string> assembleCubin(StringRef Ptx, StringRef Arch) {
       Msg += ": " + StringRef(Log).split('\n').first.str();
     return detail::makeError(FailureKind::CompileError, Msg, Log);
   };
+  const bool TryNoCache = NoCache.load(std::memory_order_relaxed) != 0;
   Result Created = kUnrecognizedOption;
-  if (NoCache.load(std::memory_order_relaxed) != 0) {
+  if (TryNoCache) {
     Created = L.create(&H.H, 2, Opts);
     if (Created == 0)
       NoCache.store(1, std::memory_order_relaxed);
-    else if (Created == kUnrecognizedOption) {
-      NoCache.store(0, std::memory_order_relaxed);
-      if (H.H) // nvJitLink hands back a handle even when it refuses an option
-        L.destroy(&H.H);
-      H.H = nullptr;
-    }
   }
-  if (Created == kUnrecognizedOption)
+  if (Created == kUnrecognizedOption) {
+    if (H.H) // nvJitLink hands back a handle even when it refuses an option
+      L.destroy(&H.H);
+    H.H = nullptr;
     Created = L.create(&H.H, 1, Opts);
+    // Only -no-cache was refused when the same call without it succeeds (not, say,
+    // an -arch= this library does not know).
+    if (Created == 0 && TryNoCache)
+      NoCache.store(0, std::memory_order_relaxed);
+  }
   if (Created != 0)
     return failed("to start", Created);
   // The PTX with its terminating NUL: nvJitLink reads PTX as a C string.
