@@ -312,10 +312,15 @@ void CompilePool::refillLoop() {
       // that freed the slots (the H200 measured 16 starts during a burst of 16
       // parallel loads under the earlier reserve rule, and a scaling efficiency of
       // 0.48-0.76 at N = 16 against 0.86-1.08 at N <= 8).
-      const bool inFlight = active_ > 0;
+      // A replacement no request needs yet may still start on a core that no load in
+      // flight uses (cpuSlots): a steady stream of loads keeps the pool warm, a burst
+      // of one load per core starts nothing until its loads end.
+      const size_t loads = std::max(loads_, requests_);
+      const bool inFlight = loads > 0;
       auto needed = [&] {
         return !inFlight ||
-               idle_.size() + starting.size() < waiting_ + claims_ + config_.warmFloor;
+               idle_.size() + starting.size() < waiting_ + claims_ + config_.warmFloor ||
+               (config_.cpuSlots != 0 && loads + starting.size() < config_.cpuSlots);
       };
       while (!backoff && live_.load() < config_.size &&
              (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots) && needed()) {
@@ -431,29 +436,27 @@ void CompilePool::Claim::release() {
 
 CompilePool::Claim CompilePool::claim() { return Claim(this); }
 
-void CompilePool::enter() {
+void CompilePool::enter(bool load) {
   std::lock_guard lock(mutex_);
-  active_++;
+  (load ? loads_ : requests_)++;
 }
 
-void CompilePool::leave() {
-  bool last;
+void CompilePool::leave(bool load) {
   {
     std::lock_guard lock(mutex_);
-    last = --active_ == 0;
+    (load ? loads_ : requests_)--;
   }
-  if (last)
-    wake(); // the burst is over: the refill thread fills every free slot
+  wake(); // one less in flight: a core, or the whole pool, may be free for starts
 }
 
 void CompilePool::Activity::end() {
   if (pool_)
-    pool_->leave();
+    pool_->leave(true);
   pool_ = nullptr;
 }
 
 CompilePool::Activity CompilePool::activity() {
-  enter();
+  enter(true);
   return Activity(this);
 }
 
@@ -566,10 +569,10 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
   auto deadline = Clock::now() +
                   (config_.waitTimeout.count() > 0 ? config_.waitTimeout : config_.timeout);
   // In flight from here until it returns (the refill rule, PoolConfig::warmFloor).
-  enter();
+  enter(false);
   struct Leave {
     CompilePool *pool;
-    ~Leave() { pool->leave(); }
+    ~Leave() { pool->leave(false); }
   } leaveOnReturn{this};
   auto taken = take(deadline, claim);
   if (!taken)

@@ -50,9 +50,10 @@ struct PoolConfig {
   /// While a load is in flight (a request inside run(), or a load holding an
   /// Activity), a replacement starts only when it is needed: while the idle and
   /// starting workers are fewer than the requests waiting for a worker, plus the
-  /// open claims (Claim), plus this floor. Otherwise the free slots stay empty until
-  /// no load is in flight, and then every one is refilled: the starts (exec, LLVM
-  /// init, the nvJitLink dlopen, a warm-up compilation) do not compete for the
+  /// open claims (Claim), plus this floor; or on a spare core (with cpuSlots: loads
+  /// in flight + starting workers < cpuSlots). Otherwise the free slots stay empty
+  /// until no load is in flight, and then every one is refilled: the starts (exec,
+  /// LLVM init, the nvJitLink dlopen, a warm-up compilation) do not compete for the
   /// cores with the compiles of the burst that freed the slots, and a request that
   /// arrives during the burst still finds up to `warmFloor` warm workers.
   size_t warmFloor = 2;
@@ -220,9 +221,9 @@ private:
   void wake();
   /// `claim`: the caller's Claim on this pool, if any (consumed on success).
   Result<Proc> take(Clock::time_point deadline, Claim *claim);
-  /// A load enters or leaves the pool's count of loads in flight (Activity, run()).
-  void enter();
-  void leave();
+  /// A load (Activity) or a request (run()) enters or leaves the count in flight.
+  void enter(bool load);
+  void leave(bool load);
   Result<Response> runOn(const Request &request, const Admit &admit, Claim *claim,
                          Claim *handOver);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
@@ -247,9 +248,10 @@ private:
   /// cpuSlots limits).
   size_t busy_ = 0;
   size_t claims_ = 0; // effective Claims (take() keeps that many idle workers for them)
-  /// Loads in flight (Activity, requests inside run()): while > 0, replacements
-  /// start only when needed (PoolConfig::warmFloor).
-  size_t active_ = 0;
+  /// Loads (Activity) and requests (inside run()) in flight: while either is > 0,
+  /// replacements start only when needed (PoolConfig::warmFloor) or on a core that
+  /// none of them uses (the larger of the two counts against cpuSlots).
+  size_t loads_ = 0, requests_ = 0;
   /// Requests in take() that found no worker available to them, less those that
   /// hold an effective claim (counted in claims_).
   size_t waiting_ = 0;

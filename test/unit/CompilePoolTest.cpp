@@ -480,6 +480,37 @@ TEST(CompilePool, AWaitingRequestGetsAReplacementDuringTheBurst) {
   EXPECT_LE(pool->stats().peakLive, 3u);
 }
 
+// With cpuSlots, a replacement that no request needs may still start during a burst
+// on a core that no load in flight uses (loads + starting workers < cpuSlots): a
+// steady stream of loads keeps the pool warm. With every core used by a load in
+// flight, it waits.
+TEST(CompilePool, ASpareCoreLetsAReplacementStartDuringALoad) {
+  for (size_t cores : {size_t(1), size_t(2)}) {
+    SCOPED_TRACE("cpuSlots " + std::to_string(cores));
+    PoolConfig c = fakeConfig(4);
+    c.warmFloor = 0;
+    c.cpuSlots = cores;
+    c.timeout = std::chrono::milliseconds(2000);
+    auto pool = warmPool(c);
+    ASSERT_TRUE(pool);
+    std::thread hang([&] { (void)runMode(*pool, "hang"); }); // one load in flight
+    ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
+    ASSERT_TRUE(runMode(*pool, "ok").ok());
+    if (cores == 2) {
+      // One core is free once the request has returned: its slot refills at once.
+      EXPECT_TRUE(eventually([&] { return pool->stats().started == 5; }));
+      EXPECT_TRUE(eventually([&] { return pool->warm() == 3; }));
+      EXPECT_EQ(pool->stats().startedDuringLoads, 1u);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      EXPECT_EQ(pool->stats().started, 4u) << "a start took the only core of a load";
+      EXPECT_EQ(pool->warm(), 2u);
+    }
+    hang.join();
+    EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+  }
+}
+
 // The service's own part of a load (between and after its requests) is part of the
 // burst: while an Activity is held, freed slots stay empty; when it ends, the pool
 // refills.
