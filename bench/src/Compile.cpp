@@ -639,8 +639,9 @@ void runCompile(Context &ctx) {
       log("16 parallel cold loads (16 kernels, %u cores): in-process %.1f ms, workers %.1f ms",
           cores, par16In, par16Worker);
       log("  workers: limit %llu, peak live %llu; %llu started while the loads were in flight "
-          "(the pool starts one then only for a waiting request, an open claim or its floor of "
-          "2 warm workers, none below 16 workers; the rest refill after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
+          "(the pool starts one then only for a waiting request, an open claim, its floor of 2 "
+          "warm workers (none below 16 workers) or on a core no load uses; the rest refill "
+          "after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
           "%.1f ms; mean worker start (exec to Ready, over the starts that finished) %.1f ms; "
           "answer budget: peak %llu bytes, %llu waits",
           (unsigned long long)w.limit, (unsigned long long)w.peak,
