@@ -129,7 +129,11 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
   }
   if (!entry && compilePool) {
     // Out of process (RemoteCompile.h): LLVM and the PTX assembler see tenant input
-    // only inside single-use, sandboxed workers.
+    // only inside single-use, sandboxed workers. The whole load counts as in flight
+    // for the pool (its requests, the PTX validation between them, the disk cache
+    // write): replacement workers start during it only when needed
+    // (CompilePool::Activity).
+    auto inFlight = compilePool->activity();
     compilations++;
     compile::CompileJob job;
     job.bitcode.assign(reinterpret_cast<const char *>(bitcode.data()), bitcode.size());

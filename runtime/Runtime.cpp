@@ -492,6 +492,7 @@ RuntimeStats Runtime::stats() const {
     auto c = state_->compilePool->stats();
     s.compileWorkersWarm = state_->compilePool->warm();
     s.compileWorkersStarted = c.started;
+    s.compileWorkersStartedDuringLoads = c.startedDuringLoads;
     s.compileWorkerFailures = c.failed;
     s.compileWorkersLimit = state_->compilePool->limit();
     s.compileWorkersLive = c.live;

@@ -2,7 +2,7 @@
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
 # Steps: attacks runtime isolation preemption hoststall hostile worker modulecheck
-# compile warp-probe review5-probe bench cancel memcheck
+# compile compile-jitcache warp-probe review5-probe bench cancel memcheck
 # memcheck-preemption demo partition partition-bench localmem
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
@@ -37,6 +37,10 @@ for s in "$@"; do case "$s" in
   # Issue 14: per kernel interleaved cold loads (in-process / workers), the 16
   # kernels in parallel and the scaling curve (N = 1..16 loads of one kernel).
   compile) TAIL=40 step compile 300 "$bundle/bin/atoll-bench" --only=compile --out "$logs/bench-compile" --time-limit 280 ;;
+  # The same with the driver's JIT cache left on (--jit-cache): nvJitLink's
+  # -no-cache must keep the in-process path off it (the log's "CUDA driver JIT
+  # cache" line: the directory unchanged; first / repetitions about 1.00x).
+  compile-jitcache) TAIL=40 step compile-jitcache 300 "$bundle/bin/atoll-bench" --only=compile --jit-cache --out "$logs/bench-compile-jitcache" --time-limit 280 ;;
   # Review R3-F1: warp primitives whose lanes never meet (nvcc on the GPU host).
   warp-probe) step warp-probe 150 bash "$(dirname "$0")/../test/attacks/probes/run_warp_probe.sh" "$logs" ;;
   # Review R5: driver calls that wait, local-memory reservation, charged-loop and

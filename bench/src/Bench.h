@@ -37,6 +37,11 @@ struct Options {
   int device = 0;
   std::string commandLine;
   std::string exePath;
+  /// --jit-cache: leave the CUDA driver's JIT cache (~/.nv/ComputeCache) as the
+  /// environment has it; by default atoll-bench sets CUDA_CACHE_DISABLE=1 first.
+  bool jitCache = false;
+  /// The cache's state for this run, in words (set in main; results.json, the log).
+  std::string jitCacheState;
 
   // --tenant-process (a child of the multi-tenant benchmark)
   bool tenantProcess = false;

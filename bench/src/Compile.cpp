@@ -29,6 +29,8 @@
 #include <cmath>
 #include <thread>
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -69,6 +71,44 @@ void waitWarm(Atoll::Runtime &rt, uint64_t n) {
   auto until = Clock::now() + std::chrono::seconds(20);
   while (rt.stats().compileWorkersWarm < n && Clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+/// What the CUDA driver's JIT cache directory holds (CUDA_CACHE_PATH, else
+/// $HOME/.nv/ComputeCache): files and bytes; files = -1 when it does not exist. Taken
+/// before and after the section: with the cache off (main.cpp) nothing may appear.
+struct CacheDir {
+  std::string path;
+  long files = -1;
+  uint64_t bytes = 0;
+  std::string describe() const {
+    if (files < 0)
+      return "absent";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%ld files, %llu bytes", files, (unsigned long long)bytes);
+    return buf;
+  }
+};
+
+CacheDir jitCacheDir() {
+  namespace fs = std::filesystem;
+  CacheDir d;
+  if (const char *p = std::getenv("CUDA_CACHE_PATH"); p && *p)
+    d.path = p;
+  else if (const char *h = std::getenv("HOME"); h && *h)
+    d.path = std::string(h) + "/.nv/ComputeCache";
+  else
+    return d;
+  std::error_code ec;
+  if (!fs::is_directory(d.path, ec))
+    return d;
+  d.files = 0;
+  for (auto it = fs::recursive_directory_iterator(d.path, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec)) {
+      d.files++;
+      d.bytes += it->file_size(ec);
+    }
+  return d;
 }
 
 /// The same bitcode as different bytes: wrapped in an LLVM bitcode wrapper header
@@ -162,7 +202,9 @@ WorkerSplit workerSplit(const Atoll::RuntimeStats &a, const Atoll::RuntimeStats 
   WorkerSplit w;
   w.limit = b.compileWorkersLimit;
   w.peak = b.compileWorkersPeak;
-  w.started = b.compileWorkersStarted - a.compileWorkersStarted;
+  // Starts while a load was in flight (the pool's own count: the refill that
+  // follows the burst is not in it, however soon after the loads it begins).
+  w.started = b.compileWorkersStartedDuringLoads - a.compileWorkersStartedDuringLoads;
   w.waits = b.compileWorkerWaits - a.compileWorkerWaits;
   w.compiles = b.compileRequests - a.compileRequests;
   w.assembles = b.assembleRequests - a.assembleRequests;
@@ -304,6 +346,7 @@ void runCompile(Context &ctx) {
   const int reps = opts.quick ? 2 : 5;
   const int hitReps = opts.quick ? 20 : 50;
   const std::string arch = ctx.runtime ? ctx.runtime->device().targetArch : "sm_90";
+  const CacheDir jitBefore = jitCacheDir();
   out["target"] = arch;
   out["repetitions"] = reps;
 #ifdef ATOLL_BENCH_WITH_TOOLCHAIN
@@ -387,11 +430,18 @@ void runCompile(Context &ctx) {
       //  - compile-only (LLVM; neither path assembles: only a device loads cubins);
       //  - with a device: compile, PTX -> cubin (nvJitLink, in the service process or
       //    in a second worker) and the driver's load of the cubin. No PTX reaches the
-      //    driver on either path (cubins only), so the driver's JIT cache
-      //    (CUDA_CACHE_*, ~/.nv/ComputeCache) answers neither; the first in-process
-      //    assembly of a kernel's PTX in this process is kept apart (`dev inproc
-      //    1st`) so that a cache anywhere on the path would show as repetitions
-      //    faster than the first.
+      //    driver's own loader on either path (cubins only), but nvJitLink does use
+      //    the driver's JIT cache (~/.nv/ComputeCache, CUDA_CACHE_*) in a process
+      //    that has one: the H200 measured the in-process path's repetitions of the
+      //    same PTX as cache hits (first in-process assembly / repetitions
+      //    2.71-3.09x, workers / in-process 2.99x; the cache directory appeared
+      //    during the run), while a worker, with a clean environment (no HOME) and
+      //    CUDA_CACHE_DISABLE=1, never reaches it. So atoll-bench turns the cache off
+      //    for the run (main.cpp; --jit-cache leaves it), and the assembler passes
+      //    nvJitLink -no-cache (toolchain/lib/Assembler.cpp). The first in-process
+      //    assembly of a kernel's PTX in this process is still kept apart (`dev
+      //    inproc 1st`): a cache anywhere on the path shows as repetitions faster
+      //    than the first.
       // Worker pools: 2 workers (a device load takes two in turn), both warm before
       // the measured load, so no worker start competes with it.
       std::vector<double> cold, hit, wcold, dcold, dh, dincold;
@@ -588,8 +638,10 @@ void runCompile(Context &ctx) {
           ser16In.wallMs, ser16Worker.wallMs, ser16Worker.longestMs);
       log("16 parallel cold loads (16 kernels, %u cores): in-process %.1f ms, workers %.1f ms",
           cores, par16In, par16Worker);
-      log("  workers: limit %llu, peak live %llu; %llu spawned during the loads (replacements, "
-          "ready after them); %llu of %llu requests waited (mean %.1f ms); mean compile request "
+      log("  workers: limit %llu, peak live %llu; %llu started while the loads were in flight "
+          "(the pool starts one then only for a waiting request, an open claim, its floor of 2 "
+          "warm workers (none below 16 workers) or on a core no load uses; the rest refill "
+          "after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
           "%.1f ms; mean worker start (exec to Ready, over the starts that finished) %.1f ms; "
           "answer budget: peak %llu bytes, %llu waits",
           (unsigned long long)w.limit, (unsigned long long)w.peak,
@@ -615,7 +667,8 @@ void runCompile(Context &ctx) {
   struct CurvePoint {
     unsigned n = 0;
     double inMs = NAN, wMs = NAN;
-    uint64_t spawned = 0, waits = 0; // workers spawned / requests that waited, median run
+    // Workers started while the burst was in flight / requests that waited, median run.
+    uint64_t spawned = 0, waits = 0;
   };
   std::vector<CurvePoint> curve;
   if (!later.spent()) {
@@ -654,7 +707,8 @@ void runCompile(Context &ctx) {
             Atoll::RuntimeStats after = wRt->stats();
             wMs[i].push_back(ms);
             wSplit[i].push_back({ms,
-                                 {after.compileWorkersStarted - before.compileWorkersStarted,
+                                 {after.compileWorkersStartedDuringLoads -
+                                      before.compileWorkersStartedDuringLoads,
                                   after.compileWorkerWaits - before.compileWorkerWaits}});
           };
           auto inProcess = [&] { inMs[i].push_back(burst(*inRt, inputsFor(n))); };
@@ -719,6 +773,21 @@ void runCompile(Context &ctx) {
     } catch (const std::exception &e) {
       res.error("compile", e.what());
     }
+  }
+
+  {
+    const CacheDir jitAfter = jitCacheDir();
+    Json &j = out["jit_cache"];
+    j["state"] = opts.jitCacheState;
+    j["path"] = jitAfter.path;
+    j["files_before"] = jitBefore.files;
+    j["bytes_before"] = jitBefore.bytes;
+    j["files_after"] = jitAfter.files;
+    j["bytes_after"] = jitAfter.bytes;
+    log("CUDA driver JIT cache: %s; %s before the section: %s, after it: %s",
+        opts.jitCacheState.c_str(),
+        jitAfter.path.empty() ? "(no HOME, no CUDA_CACHE_PATH)" : jitAfter.path.c_str(),
+        jitBefore.describe().c_str(), jitAfter.describe().c_str());
   }
 
   Json &s = out["summary"];
@@ -837,17 +906,20 @@ void runCompile(Context &ctx) {
     t["curve_worker_speedup_16"] = wSpeed;
     t["curve_in_process_speedup_16"] = inSpeed;
     t["curve_worker_efficiency_16"] = wEff;
+    t["curve_workers_started_during_burst_16"] = p16.spawned;
     t["curve_in_process_efficiency_16"] = inEff;
     t["curve_worker_scales_met"] = scales;
     t["curve_worker_over_in_process_max"] = worst;
     t["curve_worker_over_in_process_met"] = worst <= 1.2;
-    char buf[400];
+    char buf[512];
     std::snprintf(buf, sizeof buf,
                   "; scaling (%s x N): 16 parallel loads through workers %.1fx the throughput of "
-                  "one, efficiency %.2f of min(16, %u CPUs) (>= 0.75: %s; in-process %.1fx, "
-                  "%.2f); workers/in-process at most %.2fx (N = %u; <= 1.20x: %s)",
-                  curveKernel, wSpeed, wEff, cores, verdict(scales), inSpeed, inEff, worst,
-                  worstN, verdict(worst <= 1.2));
+                  "one, efficiency %.2f of min(16, %u CPUs) (>= 0.75: %s; %llu workers started "
+                  "during the burst; in-process %.1fx, efficiency %.2f); workers/in-process at "
+                  "most %.2fx (N = %u; <= 1.20x: %s)",
+                  curveKernel, wSpeed, wEff, cores, verdict(scales),
+                  (unsigned long long)p16.spawned, inSpeed, inEff, worst, worstN,
+                  verdict(worst <= 1.2));
     verdicts += buf;
   }
   if (std::isfinite(par16Worker) && par16Worker > 0 && ser16Worker.longestMs > 0) {

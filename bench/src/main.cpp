@@ -2,6 +2,15 @@
 //
 //   atoll-bench [--quick] [--only=overhead|startup|compile|launch|multitenant|cancel|partition[,...]]
 //               [--out DIR] [--bitcode-dir DIR] [--device N] [--time-limit SECONDS]
+//               [--jit-cache]
+//
+// The CUDA driver's JIT cache (~/.nv/ComputeCache) is off for the run
+// (CUDA_CACHE_DISABLE=1, set before any CUDA or nvJitLink use), unless --jit-cache:
+// nvJitLink in the benchmark's own process reads and writes that cache, the
+// sandboxed compile workers never reach it (a clean environment, no HOME), so with
+// it on the in-process path's repeated assemblies of the same PTX are cache hits
+// and the comparison of the two paths is unfair (H200, session 8: 2.99x with the
+// cache, 0.94x without).
 //
 // Writes DIR/results.json and DIR/results.csv (after every section, so a run that is
 // cut short still leaves what it measured) and DIR/ptx/ (native and hardened PTX of
@@ -79,6 +88,9 @@ int parseArgs(int argc, char **argv, Options &o) {
                  "the kernels' bitcode (default: the build's bench/kernels, else <exe "
                  "dir>/../bench/kernels as in the GPU bundle)");
   app.add_option("--device", o.device, "the CUDA device's ordinal (default 0)");
+  app.add_flag("--jit-cache", o.jitCache,
+               "leave the CUDA driver's JIT cache as the environment has it (default: "
+               "CUDA_CACHE_DISABLE=1 for the run, so that no path is answered from it)");
   int timeLimit = 0;
   app.add_option("--time-limit", timeLimit,
                  "watchdog: write what was measured and exit 3 after this many seconds "
@@ -274,6 +286,21 @@ int main(int argc, char **argv) {
   Options opts;
   if (int rc = parseArgs(argc, argv, opts); rc != 0)
     return rc == 1 ? 0 : 2;
+  // Before any CUDA or nvJitLink use (the driver and nvJitLink read it once): the
+  // driver's JIT cache would answer the in-process path's repeated assemblies of the
+  // same PTX and never the workers' (see the header). Still one thread here, so
+  // setenv races with nothing; the tenant processes inherit it.
+  if (!opts.jitCache) {
+    ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+    opts.jitCacheState = "off (CUDA_CACHE_DISABLE=1, set by atoll-bench; --jit-cache leaves it)";
+  } else {
+    const char *v = std::getenv("CUDA_CACHE_DISABLE");
+    opts.jitCacheState =
+        v && std::string(v) == "1"
+            ? "off (--jit-cache, but CUDA_CACHE_DISABLE=1 came with the environment)"
+            : "as the environment has it (--jit-cache; CUDA_CACHE_DISABLE " +
+                  (v ? "= '" + std::string(v) + "'" : std::string("unset")) + ")";
+  }
   if (opts.tenantProcess)
     return runTenantProcess(opts);
 
@@ -308,6 +335,8 @@ int main(int argc, char **argv) {
 
   log("atoll-bench: %s mode, results in %s, bitcode from %s", opts.quick ? "quick" : "full",
       opts.outDir.c_str(), opts.bitcodeDir.c_str());
+  log("CUDA driver JIT cache: %s", opts.jitCacheState.c_str());
+  res.root["machine"]["jit_cache"] = opts.jitCacheState;
   if (haveGpu)
     log("GPU: %s (sm_%d%d, %d SMs), driver %s (API %d)", gpu.name.c_str(), gpu.ccMajor,
         gpu.ccMinor, gpu.smCount, gpu.driverRelease.c_str(), gpu.driverVersion);

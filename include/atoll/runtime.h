@@ -229,6 +229,9 @@ struct RuntimeStats {
   uint64_t moduleMemoryBudget = 0, moduleBytes = 0, moduleRefusals = 0;
   uint64_t compileWorkersWarm = 0;    // started, initialised, waiting for a request
   uint64_t compileWorkersStarted = 0;
+  /// Of them, started while a load through the workers was in flight (only when a
+  /// request needed one, or to keep the pool's small floor of warm workers).
+  uint64_t compileWorkersStartedDuringLoads = 0;
   uint64_t compileWorkerFailures = 0; // crashed, hung, over a limit, or a malformed answer
   uint64_t compileWorkersLimit = 0;   // CompileWorkerOptions::poolSize as resolved
   uint64_t compileWorkersLive = 0;    // processes not yet reaped (<= the limit)

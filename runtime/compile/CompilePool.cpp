@@ -34,23 +34,23 @@ bool executable(const std::string &path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-/// What the worker may see of the service's environment: where the toolkit is
-/// (nvJitLink, libdevice) and where the library is. Nothing else.
-std::vector<std::string> workerEnvironment() {
-  std::vector<std::string> env;
-  for (const char *var : {"ATOLL_CUDA_PATH", "CUDA_HOME", "LD_LIBRARY_PATH"})
-    if (const char *v = std::getenv(var))
-      env.push_back(fmt::format("{}={}", var, v));
-  env.push_back("LC_ALL=C");
-  return env;
-}
-
 std::string signalName(int sig) {
   const char *abbrev = sigabbrev_np(sig);
   return abbrev ? fmt::format("SIG{}", abbrev) : fmt::format("signal {}", sig);
 }
 
 } // namespace
+
+std::vector<std::string>
+workerEnvironment(const std::function<const char *(const char *)> &lookup) {
+  std::vector<std::string> env;
+  for (const char *var : {"ATOLL_CUDA_PATH", "CUDA_HOME", "LD_LIBRARY_PATH"})
+    if (const char *v = lookup(var))
+      env.push_back(fmt::format("{}={}", var, v));
+  env.push_back("LC_ALL=C");
+  env.push_back("CUDA_CACHE_DISABLE=1");
+  return env;
+}
 
 Error classifyExit(int st, bool killedByUs, const PoolConfig &config) {
   if (killedByUs)
@@ -179,7 +179,8 @@ Result<CompilePool::Proc> CompilePool::spawn() {
   // log the system calls the filter would refuse instead of killing the worker.
   if (const char *v = std::getenv("ATOLL_WORKER_SECCOMP_AUDIT"); v && std::string(v) == "1")
     args.push_back("--seccomp-audit");
-  std::vector<std::string> env = workerEnvironment();
+  std::vector<std::string> env =
+      workerEnvironment([](const char *var) -> const char * { return std::getenv(var); });
   std::vector<char *> argv, envp;
   for (auto &a : args)
     argv.push_back(a.data());
@@ -303,14 +304,26 @@ void CompilePool::refillLoop() {
       backoff = consecutiveStartFailures_ >= 3;
       // The cap counts every process not yet reaped (starting, idle, busy, killed):
       // a free slot appears only when reaped() collects one, and wakes this thread.
-      // Replacements also wait for a free core (cpuSlots), and while requests are in
-      // flight for the idle and starting workers to fall below the reserve, so that
-      // a burst of loads is not slowed by the starts of the workers that replace
-      // them (the pool refills when the burst is over).
-      const size_t reserve = config_.reserve ? config_.reserve : config_.cpuSlots;
+      // Replacements also wait for a free core (cpuSlots). While a load is in flight
+      // they start only when needed: for the requests waiting for a worker, the open
+      // claims, and a small floor of warm workers (warmFloor); the rest waits until
+      // no load is in flight, so that the starts (exec, LLVM init, the nvJitLink
+      // dlopen, a warm-up compilation) do not take CPU from the burst of compiles
+      // that freed the slots (the H200 measured 16 starts during a burst of 16
+      // parallel loads under the earlier reserve rule, and a scaling efficiency of
+      // 0.48-0.76 at N = 16 against 0.86-1.08 at N <= 8).
+      // A replacement no request needs yet may still start on a core that no load in
+      // flight uses (cpuSlots): a steady stream of loads keeps the pool warm, a burst
+      // of one load per core starts nothing until its loads end.
+      const size_t loads = std::max(loads_, requests_);
+      const bool inFlight = loads > 0;
+      auto needed = [&] {
+        return !inFlight ||
+               idle_.size() + starting.size() < waiting_ + claims_ + config_.warmFloor ||
+               (config_.cpuSlots != 0 && loads + starting.size() < config_.cpuSlots);
+      };
       while (!backoff && live_.load() < config_.size &&
-             (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots) &&
-             (busy_ == 0 || reserve == 0 || idle_.size() + starting.size() < reserve)) {
+             (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots) && needed()) {
         auto p = spawn();
         if (!p) {
           lastStartError_ = p.error().message();
@@ -320,6 +333,8 @@ void CompilePool::refillLoop() {
           break;
         }
         stats_.started++;
+        if (inFlight)
+          stats_.startedDuringLoads++;
         starting.push_back(*p);
       }
       starting_ = starting.size();
@@ -421,10 +436,47 @@ void CompilePool::Claim::release() {
 
 CompilePool::Claim CompilePool::claim() { return Claim(this); }
 
-Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline, bool claimed) {
+void CompilePool::enter(bool load) {
+  std::lock_guard lock(mutex_);
+  (load ? loads_ : requests_)++;
+}
+
+void CompilePool::leave(bool load) {
+  {
+    std::lock_guard lock(mutex_);
+    (load ? loads_ : requests_)--;
+  }
+  wake(); // one less in flight: a core, or the whole pool, may be free for starts
+}
+
+void CompilePool::Activity::end() {
+  if (pool_)
+    pool_->leave(true);
+  pool_ = nullptr;
+}
+
+CompilePool::Activity CompilePool::activity() {
+  enter(true);
+  return Activity(this);
+}
+
+Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline, Claim *claim) {
   std::unique_lock lock(mutex_);
   auto since = Clock::now();
   bool waited = false;
+  const bool claimed = claim && claim->pool_ == this;
+  // A waiter with an effective claim is already counted in claims_; every other one
+  // counts in waiting_ while it waits, so that the refill thread starts a worker for
+  // it even while loads are in flight.
+  const bool counted = !(claimed && claim->effective_);
+  struct Waiting {
+    CompilePool *pool;
+    bool on = false;
+    ~Waiting() {
+      if (on)
+        pool->waiting_--; // under the caller's lock
+    }
+  } waiting{this};
   // Idle workers are kept for open claims (R7-F5): a request without one takes
   // only those beyond them.
   auto available = [&] { return !idle_.empty() && (claimed || idle_.size() > claims_); };
@@ -433,7 +485,15 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline, bool cla
       Proc p = idle_.front();
       idle_.pop_front();
       busy_++;
-      // Fewer idle workers: a replacement held back by the reserve may start now.
+      if (claimed) {
+        // Consumed with the worker it kept, in one step: the refill thread never sees
+        // the worker gone and the claim still open.
+        if (claim->effective_)
+          claims_--;
+        claim->pool_ = nullptr;
+        claim->effective_ = false;
+      }
+      // Fewer idle workers: a replacement held back may be needed now.
       wake();
       if (waited)
         stats_.waitMicros += uint64_t(
@@ -443,6 +503,11 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline, bool cla
     if (!waited) {
       waited = true;
       stats_.waits++;
+      if (counted) {
+        waiting_++;
+        waiting.on = true;
+        wake(); // a worker is needed now, burst or not
+      }
     }
     if (stopping_)
       return Error(ErrorCode::CompileError, "the compile pool is shutting down");
@@ -503,24 +568,21 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
                                     Claim *handOver) {
   auto deadline = Clock::now() +
                   (config_.waitTimeout.count() > 0 ? config_.waitTimeout : config_.timeout);
-  const bool claimed = claim && claim->pool_ == this;
-  auto taken = take(deadline, claimed);
+  // In flight from here until it returns (the refill rule, PoolConfig::warmFloor).
+  enter(false);
+  struct Leave {
+    CompilePool *pool;
+    ~Leave() { pool->leave(false); }
+  } leaveOnReturn{this};
+  auto taken = take(deadline, claim);
   if (!taken)
     return std::move(taken).error();
-  if (claimed) {
-    // Consumed: no longer counted.
-    if (claim->effective_) {
-      std::lock_guard lock(mutex_);
-      claims_--;
-    }
-    claim->pool_ = nullptr;
-    claim->effective_ = false;
-  }
   Proc p = *taken;
-  // Its replacement starts when this request is done: a worker initialising (LLVM,
-  // a warm-up compilation) next to the request would slow it down (measured: a cold
-  // load took 2x the in-process time with the replacement started at once on a
-  // loaded 2-core machine).
+  // Its replacement starts when no load is in flight, or earlier only when a
+  // request needs it (refillLoop): a worker initialising (LLVM, a warm-up
+  // compilation) next to the request would slow it down (measured: a cold load took
+  // 2x the in-process time with the replacement started at once on a loaded 2-core
+  // machine).
   struct Replace {
     CompilePool *pool;
     bool working = true;

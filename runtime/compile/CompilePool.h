@@ -11,6 +11,11 @@
 // of its own. So N concurrent loads hold at most `size` workers (each under
 // memoryLimit / cpuLimitSeconds), and the OOM killer takes workers first
 // (oom_score_adj 1000, set by the worker before it reads a request).
+//
+// Refill: while a load is in flight, a freed slot is refilled only when a worker is
+// needed (a waiting request, an open claim, the warm floor); the others once no load
+// is in flight, so that worker starts do not compete with a burst's compiles
+// (PoolConfig::warmFloor).
 #pragma once
 
 #include "compile/AnswerBudget.h"
@@ -42,12 +47,16 @@ struct PoolConfig {
   /// would exceed this many (the cores): a worker initialising (LLVM, a warm-up
   /// compilation) must not take CPU from the requests in flight. 0 = no limit.
   size_t cpuSlots = 0;
-  /// While requests are in flight, replacements also wait as long as this many
-  /// workers are idle or starting (0 = cpuSlots; with neither, no wait): the
-  /// next burst of up to one load per core still finds warm workers, and the pool
-  /// refills once no request is in flight, so that the starts (exec, LLVM, a
-  /// warm-up compilation) do not compete with the burst that freed the slots.
-  size_t reserve = 0;
+  /// While a load is in flight (a request inside run(), or a load holding an
+  /// Activity), a replacement starts only when it is needed: while the idle and
+  /// starting workers are fewer than the requests waiting for a worker, plus the
+  /// open claims (Claim), plus this floor; or on a spare core (with cpuSlots: loads
+  /// in flight + starting workers < cpuSlots). Otherwise the free slots stay empty
+  /// until no load is in flight, and then every one is refilled: the starts (exec,
+  /// LLVM init, the nvJitLink dlopen, a warm-up compilation) do not compete for the
+  /// cores with the compiles of the burst that freed the slots, and a request that
+  /// arrives during the burst still finds up to `warmFloor` warm workers.
+  size_t warmFloor = 2;
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
   /// Largest compile answer (PTX, signatures) and largest assemble answer (cubin;
@@ -61,6 +70,14 @@ struct PoolConfig {
   /// sets them).
   std::vector<std::string> extraArgs;
 };
+
+/// What a worker may see of the service's environment (`lookup`: getenv, or a test's
+/// stand-in): where the toolkit is (nvJitLink, libdevice) and where the library is,
+/// LC_ALL=C and CUDA_CACHE_DISABLE=1. Nothing else: no HOME, CUDA_CACHE_PATH or
+/// XDG_* (no way to the CUDA driver's JIT cache, ~/.nv/ComputeCache, a store of the
+/// service user's outside AToLL's MAC-checked disk cache), no credentials.
+std::vector<std::string>
+workerEnvironment(const std::function<const char *(const char *)> &lookup);
 
 /// Classification of a worker that ended without a valid answer (exposed for tests).
 Error classifyExit(int waitStatus, bool killedByUs, const PoolConfig &config);
@@ -118,6 +135,35 @@ public:
   };
   /// A pending claim; never waits.
   Claim claim();
+
+  /// A load in flight (RAII): while any is held, or any request is inside run(),
+  /// replacements start only when needed (PoolConfig::warmFloor). The runtime holds
+  /// one over a whole load through the workers, so that the service's own part of
+  /// the load (decoding, the PTX validation between the compile and the assemble
+  /// request, the disk cache) counts as part of the burst too.
+  class Activity {
+  public:
+    Activity() = default;
+    Activity(Activity &&o) noexcept : pool_(o.pool_) { o.pool_ = nullptr; }
+    Activity &operator=(Activity &&o) noexcept {
+      if (this != &o) {
+        end();
+        pool_ = o.pool_;
+        o.pool_ = nullptr;
+      }
+      return *this;
+    }
+    Activity(const Activity &) = delete;
+    Activity &operator=(const Activity &) = delete;
+    ~Activity() { end(); }
+    void end();
+
+  private:
+    friend class CompilePool;
+    explicit Activity(CompilePool *p) : pool_(p) {}
+    CompilePool *pool_ = nullptr;
+  };
+  Activity activity();
   /// As run(request, admit); once this request's worker has answered, `next` (if
   /// held by then: admit may make it) becomes effective, before the slot is freed.
   Result<Response> runHandingOver(const Request &request, const Admit &admit, Claim &next);
@@ -138,6 +184,7 @@ public:
 
   struct Stats {
     uint64_t started = 0;   // workers spawned
+    uint64_t startedDuringLoads = 0; // of them, spawned while a load was in flight
     uint64_t served = 0;    // requests answered with a valid response
     uint64_t failed = 0;    // requests whose worker crashed, hung or exceeded a limit
     uint64_t startFailures = 0;
@@ -172,8 +219,11 @@ private:
   Result<Proc> spawn();
   void refillLoop();
   void wake();
-  /// `claimed`: the caller holds a Claim (consumed on success).
-  Result<Proc> take(Clock::time_point deadline, bool claimed = false);
+  /// `claim`: the caller's Claim on this pool, if any (consumed on success).
+  Result<Proc> take(Clock::time_point deadline, Claim *claim);
+  /// A load (Activity) or a request (run()) enters or leaves the count in flight.
+  void enter(bool load);
+  void leave(bool load);
   Result<Response> runOn(const Request &request, const Admit &admit, Claim *claim,
                          Claim *handOver);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
@@ -198,6 +248,13 @@ private:
   /// cpuSlots limits).
   size_t busy_ = 0;
   size_t claims_ = 0; // effective Claims (take() keeps that many idle workers for them)
+  /// Loads (Activity) and requests (inside run()) in flight: while either is > 0,
+  /// replacements start only when needed (PoolConfig::warmFloor) or on a core that
+  /// none of them uses (the larger of the two counts against cpuSlots).
+  size_t loads_ = 0, requests_ = 0;
+  /// Requests in take() that found no worker available to them, less those that
+  /// hold an effective claim (counted in claims_).
+  size_t waiting_ = 0;
   /// Spawned and not yet reaped; the cap applies to it (changed without the lock by
   /// reaped(), which then wakes the refill thread).
   std::atomic<size_t> live_{0};

@@ -28,6 +28,8 @@ Error fromFailed(const compile::Failed &f, bool assembling) {
 
 } // namespace
 
+size_t warmFloorFor(size_t poolSize) { return poolSize >= 16 ? 2 : 0; }
+
 Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOptions &options) {
   const CompileWorkerOptions &w = options.compileWorkers;
   compile::PoolConfig c;
@@ -41,6 +43,10 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
   // Two per core: a load's compile and assemble requests each take a fresh worker.
   c.size = w.poolSize ? w.poolSize : 2 * size_t(cores);
   c.cpuSlots = cores;
+  // While loads are in flight, replacements start only for waiting requests and
+  // open claims, and to keep a small floor warm (PoolConfig::warmFloor): a burst's
+  // compiles do not share the cores with the starts of the workers that replace them.
+  c.warmFloor = warmFloorFor(c.size);
   c.memoryLimit = w.memoryLimit;
   c.cpuLimitSeconds = w.cpuLimitSeconds;
   c.timeout = w.timeout;

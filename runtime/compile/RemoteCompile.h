@@ -14,6 +14,13 @@
 
 namespace Atoll::detail {
 
+/// The runtime's PoolConfig::warmFloor for a pool of `poolSize` workers: 2 from 16
+/// workers on (the default pool of a machine with 8 cores or more), else none: in a
+/// smaller pool two would be a large share of it (all of a pool of 2, which would
+/// then refill during every load), and a worker start next to a load a large share
+/// of the few cores.
+size_t warmFloorFor(size_t poolSize);
+
 /// The pool for RuntimeOptions::compileWorkers (path resolved, size defaulted).
 Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOptions &options);
 

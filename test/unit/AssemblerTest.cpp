@@ -113,3 +113,21 @@ TEST_F(Assembler, ConcurrentAssembliesAgree) {
   for (auto &O : Out)
     EXPECT_EQ(O, C->cubin);
 }
+
+// Every assembly passes nvJitLink -no-cache, so that nvJitLink in the calling process
+// (the service, with RuntimeOptions::compileInProcess) neither reads nor writes the
+// CUDA driver's JIT cache (~/.nv/ComputeCache, outside AToLL's MAC-checked disk
+// cache; the H200 measured nvJitLink answering repeated PTX from it). The toolkit the
+// tests run with must have accepted the option (an older library that refuses it
+// assembles without it, and this test then says so).
+TEST_F(Assembler, AssembliesKeepNvJitLinkOffTheDriversJitCache) {
+  auto C = compile(MemoryBufferRef(VecAdd, "vadd.ll"), {});
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  auto Off = assemblerBypassesJitCache();
+  ASSERT_TRUE(Off.has_value()) << "known after the first assembly";
+  EXPECT_TRUE(*Off) << "this nvJitLink refused -no-cache";
+  // With it, the same PTX still gives the same cubin (the disk cache relies on it).
+  auto Again = assembleCubin(C->ptx, "sm_90");
+  ASSERT_TRUE(!!Again) << toString(Again.takeError());
+  EXPECT_EQ(*Again, C->cubin);
+}

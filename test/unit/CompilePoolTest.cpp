@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -206,6 +207,35 @@ TEST(CompilePool, AHangingRequestDoesNotHoldUpOthers) {
   hang.join();
 }
 
+// A worker's environment (issue 14: a clean environment): the toolkit's and the
+// library's paths pass, everything else of the service's stays behind, above all the
+// ways to the CUDA driver's JIT cache (HOME, CUDA_CACHE_PATH: nvJitLink reads and
+// writes ~/.nv/ComputeCache in a process that reaches it), and the cache is off.
+TEST(CompilePool, WorkerEnvironmentIsClean) {
+  std::map<std::string, std::string> service = {
+      {"HOME", "/home/svc"},          {"CUDA_CACHE_PATH", "/var/cache/nv"},
+      {"CUDA_CACHE_DISABLE", "0"},    {"CUDA_CACHE_MAXSIZE", "4294967296"},
+      {"XDG_CACHE_HOME", "/home/svc/.cache"}, {"PATH", "/usr/bin"},
+      {"AWS_SECRET_ACCESS_KEY", "x"}, {"ATOLL_CUDA_PATH", "/opt/cuda"},
+      {"LD_LIBRARY_PATH", "/opt/atoll/lib"}, {"LC_ALL", "de_DE.UTF-8"}};
+  auto lookup = [&](const char *var) -> const char * {
+    auto it = service.find(var);
+    return it == service.end() ? nullptr : it->second.c_str();
+  };
+  auto env = workerEnvironment(lookup);
+  EXPECT_EQ(env, (std::vector<std::string>{"ATOLL_CUDA_PATH=/opt/cuda",
+                                           "LD_LIBRARY_PATH=/opt/atoll/lib", "LC_ALL=C",
+                                           "CUDA_CACHE_DISABLE=1"}));
+  // CUDA_HOME passes too; with nothing set, only the fixed two.
+  service = {{"CUDA_HOME", "/usr/local/cuda"}, {"HOME", "/root"}};
+  EXPECT_EQ(workerEnvironment(lookup),
+            (std::vector<std::string>{"CUDA_HOME=/usr/local/cuda", "LC_ALL=C",
+                                      "CUDA_CACHE_DISABLE=1"}));
+  service.clear();
+  EXPECT_EQ(workerEnvironment(lookup),
+            (std::vector<std::string>{"LC_ALL=C", "CUDA_CACHE_DISABLE=1"}));
+}
+
 TEST(CompilePool, ExitClassification) {
   PoolConfig c = fakeConfig();
   EXPECT_EQ(classifyExit(0, true, c).code(), ErrorCode::CompileTimeout);
@@ -345,49 +375,165 @@ TEST(CompilePool, ReplacementsWaitForAFreeCore) {
   EXPECT_LE(pool->stats().peakLive, 3u);
 }
 
-// While a request is in flight, a replacement waits as long as `reserve` workers
-// are idle or starting (the next burst still finds warm ones; the pool refills
-// when the burst is over), so that worker starts do not compete with the requests
-// that freed the slots; with fewer idle than the reserve it starts at once.
-TEST(CompilePool, ReplacementsWaitForTheBurstWhileTheReserveLasts) {
-  for (size_t reserve : {size_t(2), size_t(3)}) {
-    SCOPED_TRACE("reserve " + std::to_string(reserve));
+namespace {
+/// A pool of `size` stand-in workers, all warm (exactly `size` started).
+std::unique_ptr<CompilePool> warmPool(PoolConfig c) {
+  size_t size = c.size;
+  auto pool = makePool(std::move(c));
+  for (int i = 0; pool && i < 500 && pool->warm() < size; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(pool && pool->warm() == size) << "the pool did not warm up";
+  return pool;
+}
+/// Waits (up to 5 s) until `done` holds.
+template <typename F> bool eventually(F done) {
+  for (int i = 0; i < 500 && !done(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return done();
+}
+} // namespace
+
+// While a load is in flight, a replacement starts only when it is needed (issue 14:
+// at N = 16 parallel loads the H200 counted 16 starts during the burst, competing for
+// the 16 CPUs with the compiles): slots freed during the burst stay empty while the
+// idle workers cover the floor, and are all refilled as soon as no load is in flight.
+TEST(CompilePool, ReplacementsWaitForTheEndOfTheBurst) {
+  PoolConfig c = fakeConfig(4);
+  c.warmFloor = 1;
+  c.timeout = std::chrono::milliseconds(2500);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  ASSERT_EQ(pool->stats().started, 4u);
+  // In flight until its deadline (2.5 s): the burst.
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
+  // Two requests come and go: two slots free, one worker idle (= the floor).
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  auto during = pool->stats();
+  EXPECT_EQ(during.started, 4u) << "a replacement started during the burst, not needed";
+  EXPECT_EQ(during.startedDuringLoads, 0u);
+  EXPECT_EQ(pool->warm(), 1u);
+  EXPECT_LT(during.live, 4u) << "the freed slots were not left empty";
+  hang.join();
+  // The burst is over: every slot is refilled (the two requests' and the hang's).
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+  EXPECT_EQ(pool->stats().started, 7u);
+  EXPECT_EQ(pool->stats().startedDuringLoads, 0u);
+  EXPECT_LE(pool->stats().peakLive, 4u);
+}
+
+// The floor: during a burst the pool keeps `warmFloor` workers idle or starting for
+// requests that arrive meanwhile (one start per worker taken below it), and no more.
+TEST(CompilePool, TheFloorKeepsWarmWorkersDuringTheBurst) {
+  PoolConfig c = fakeConfig(4);
+  c.warmFloor = 2;
+  c.timeout = std::chrono::milliseconds(2500);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
+  ASSERT_TRUE(runMode(*pool, "ok").ok()); // 2 idle: the floor, no start
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(pool->stats().started, 4u);
+  ASSERT_TRUE(runMode(*pool, "ok").ok()); // 1 idle: below the floor, one start
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(pool->stats().started, 5u) << "more starts than the floor needs";
+  EXPECT_EQ(pool->stats().startedDuringLoads, 1u);
+  EXPECT_EQ(pool->warm(), 2u);
+  hang.join();
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+  EXPECT_EQ(pool->stats().started, 7u);
+}
+
+// A request that finds no worker during a burst gets one started for it at once
+// (no floor here), long before the burst ends, and without a start for anyone else.
+TEST(CompilePool, AWaitingRequestGetsAReplacementDuringTheBurst) {
+  PoolConfig c = fakeConfig(3);
+  c.warmFloor = 0;
+  c.timeout = std::chrono::milliseconds(3000);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  auto begun = std::chrono::steady_clock::now();
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  ASSERT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(pool->stats().started, 3u) << "no request waited, yet a replacement started";
+  EXPECT_EQ(pool->warm(), 0u);
+  auto r = runMode(*pool, "pid");
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_LT(std::chrono::steady_clock::now() - begun, std::chrono::milliseconds(2500))
+      << "the waiting request was served only after the burst";
+  auto st = pool->stats();
+  EXPECT_EQ(st.waits, 1u);
+  EXPECT_EQ(st.started, 4u);
+  EXPECT_EQ(st.startedDuringLoads, 1u);
+  hang.join();
+  // All three slots refill (the hang's, the two requests' and the one started for the
+  // waiting request, now ended too).
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 3; }));
+  EXPECT_EQ(pool->stats().started, 7u);
+  EXPECT_LE(pool->stats().peakLive, 3u);
+}
+
+// With cpuSlots, a replacement that no request needs may still start during a burst
+// on a core that no load in flight uses (loads + starting workers < cpuSlots): a
+// steady stream of loads keeps the pool warm. With every core used by a load in
+// flight, it waits.
+TEST(CompilePool, ASpareCoreLetsAReplacementStartDuringALoad) {
+  for (size_t cores : {size_t(1), size_t(2)}) {
+    SCOPED_TRACE("cpuSlots " + std::to_string(cores));
     PoolConfig c = fakeConfig(4);
-    c.cpuSlots = 3;
-    c.reserve = reserve;
-    c.timeout = std::chrono::milliseconds(2500);
-    auto pool = makePool(c);
-    for (int i = 0; i < 500 && pool->warm() < 4; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    ASSERT_EQ(pool->warm(), 4u);
-    ASSERT_EQ(pool->stats().started, 4u);
-    // In flight until its deadline (2.5 s): the burst.
-    std::thread hang([&] { (void)runMode(*pool, "hang"); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    // Another request comes and goes: its slot is free, 2 workers are idle.
+    c.warmFloor = 0;
+    c.cpuSlots = cores;
+    c.timeout = std::chrono::milliseconds(2000);
+    auto pool = warmPool(c);
+    ASSERT_TRUE(pool);
+    std::thread hang([&] { (void)runMode(*pool, "hang"); }); // one load in flight
+    ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
     ASSERT_TRUE(runMode(*pool, "ok").ok());
-    uint64_t during = 0;
-    if (reserve == 2) {
-      // 2 idle >= the reserve: no start while the hang is in flight.
-      std::this_thread::sleep_for(std::chrono::milliseconds(400));
-      during = pool->stats().started;
-      EXPECT_EQ(during, 4u) << "a replacement started during the burst although "
-                               "the reserve of idle workers was there";
-      EXPECT_EQ(pool->warm(), 2u);
+    if (cores == 2) {
+      // One core is free once the request has returned: its slot refills at once.
+      EXPECT_TRUE(eventually([&] { return pool->stats().started == 5; }));
+      EXPECT_TRUE(eventually([&] { return pool->warm() == 3; }));
+      EXPECT_EQ(pool->stats().startedDuringLoads, 1u);
     } else {
-      // 2 idle < the reserve of 3: the replacement starts at once.
-      for (int i = 0; i < 200 && pool->stats().started < 5; ++i)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-      during = pool->stats().started;
-      EXPECT_EQ(during, 5u) << "with fewer idle workers than the reserve, the "
-                               "replacement did not start";
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      EXPECT_EQ(pool->stats().started, 4u) << "a start took the only core of a load";
+      EXPECT_EQ(pool->warm(), 2u);
     }
     hang.join();
-    // The burst is over: the pool refills every slot.
-    for (int i = 0; i < 500 && pool->warm() < 4; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    EXPECT_EQ(pool->warm(), 4u);
-    EXPECT_EQ(pool->stats().started, 6u);
-    EXPECT_LE(pool->stats().peakLive, 4u);
+    EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
   }
+}
+
+// The service's own part of a load (between and after its requests) is part of the
+// burst: while an Activity is held, freed slots stay empty; when it ends, the pool
+// refills.
+TEST(CompilePool, AnActivityHoldsTheRefillUntilItEnds) {
+  PoolConfig c = fakeConfig(2);
+  c.warmFloor = 0;
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  {
+    CompilePool::Activity load = pool->activity();
+    ASSERT_TRUE(runMode(*pool, "ok").ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(pool->stats().started, 2u) << "a replacement started while a load was in flight";
+    EXPECT_EQ(pool->warm(), 1u);
+    CompilePool::Activity moved = std::move(load); // one load, still in flight
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(pool->stats().started, 2u);
+  }
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  EXPECT_EQ(pool->stats().started, 3u);
+  EXPECT_EQ(pool->stats().startedDuringLoads, 0u);
+  // Without any load in flight, a request's slot is refilled at once.
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  EXPECT_EQ(pool->stats().started, 4u);
 }

@@ -3,6 +3,7 @@
 // in-process toolchain gives, and the hostile corpus (test/hostile-compile): every
 // input is a typed error naming the application, and the runtime goes on.
 #include "compile/CompilePool.h"
+#include "compile/RemoteCompile.h"
 
 #include "atoll/atoll.h"
 
@@ -121,7 +122,35 @@ TEST(CompileWorker, DefaultPathIsFoundNextToTheLibrary) {
   EXPECT_NE(path.find("atoll-compile-worker"), std::string::npos);
 }
 
+// The runtime's warm floor (PoolConfig::warmFloor, the starts a pool makes during a
+// burst without a waiting request): 2 in a pool of 16 or more, none below, where it
+// would be a large share of the pool (a pool of 2 would refill during every load).
+TEST(CompileWorker, TheRuntimesWarmFloorDependsOnThePoolSize) {
+  EXPECT_EQ(Atoll::detail::warmFloorFor(32), 2u); // 16 cores, the default pool
+  EXPECT_EQ(Atoll::detail::warmFloorFor(16), 2u);
+  EXPECT_EQ(Atoll::detail::warmFloorFor(15), 0u);
+  EXPECT_EQ(Atoll::detail::warmFloorFor(4), 0u); // 2 cores
+  EXPECT_EQ(Atoll::detail::warmFloorFor(2), 0u); // the bench's per-kernel pools
+  EXPECT_EQ(Atoll::detail::warmFloorFor(1), 0u);
+}
+
 TEST(CompileWorker, WarmWorkersAreSandboxed) {
+  // The service's environment has the ways to the CUDA driver's JIT cache (HOME,
+  // CUDA_CACHE_PATH): the worker must see neither (checked below). Set here, before
+  // the pool's thread starts, so that the check cannot pass for want of them.
+  struct Env {
+    bool setHome = !std::getenv("HOME");
+    Env() {
+      if (setHome)
+        ::setenv("HOME", "/nonexistent-home", 1);
+      ::setenv("CUDA_CACHE_PATH", "/tmp/atoll-test-jit-cache", 1);
+    }
+    ~Env() {
+      if (setHome)
+        ::unsetenv("HOME");
+      ::unsetenv("CUDA_CACHE_PATH");
+    }
+  } parentEnv;
   PoolConfig c;
   c.workerPath = CompilePool::defaultWorkerPath();
   c.size = 1;
@@ -158,13 +187,21 @@ TEST(CompileWorker, WarmWorkersAreSandboxed) {
   EXPECT_EQ(std::filesystem::read_symlink(fmt::format("/proc/{}/fd/0", pid)), "/dev/null");
   EXPECT_NE(std::filesystem::read_symlink(fmt::format("/proc/{}/fd/3", pid)).string().find("socket:"),
             std::string::npos);
-  // Environment: only what the worker needs.
+  // Environment: only what the worker needs, and the driver's JIT cache off.
   std::string env = slurp(fmt::format("/proc/{}/environ", pid));
   std::stringstream ss(env);
-  for (std::string var; std::getline(ss, var, '\0');)
+  std::set<std::string> names;
+  for (std::string var; std::getline(ss, var, '\0');) {
+    names.insert(var.substr(0, var.find('=')));
     EXPECT_TRUE(var.rfind("ATOLL_CUDA_PATH=", 0) == 0 || var.rfind("CUDA_HOME=", 0) == 0 ||
-                var.rfind("LD_LIBRARY_PATH=", 0) == 0 || var == "LC_ALL=C")
+                var.rfind("LD_LIBRARY_PATH=", 0) == 0 || var == "LC_ALL=C" ||
+                var == "CUDA_CACHE_DISABLE=1")
         << var;
+  }
+  EXPECT_EQ(names.count("HOME"), 0u);
+  EXPECT_EQ(names.count("CUDA_CACHE_PATH"), 0u);
+  EXPECT_EQ(names.count("CUDA_CACHE_DISABLE"), 1u);
+  EXPECT_EQ(names.count("LC_ALL"), 1u);
 }
 
 TEST(CompileWorker, LoadsGiveWhatTheInProcessToolchainGives) {

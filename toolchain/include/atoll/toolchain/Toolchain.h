@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -115,6 +116,12 @@ llvm::Error loadAssembler();
 
 /// True once loadAssembler() has succeeded (it is not attempted here).
 bool assemblerLoaded();
+
+/// Whether assembleCubin keeps nvJitLink off the CUDA driver's JIT cache
+/// (~/.nv/ComputeCache): nvJitLink's -no-cache, passed with every assembly, and
+/// refused only by a library too old to know it (then assembled without it).
+/// Unknown (nullopt) before the first assembly in this process.
+std::optional<bool> assemblerBypassesJitCache();
 
 /// Assembles validated PTX into a cubin for Arch (e.g. "sm_90") with nvJitLink:
 /// a library call (no exec, no temporary files), so it also runs under the compile
