@@ -308,10 +308,12 @@ PipelineImpl::~PipelineImpl() {
   // this teardown).
   const CUstream cs = state->controls.stream();
   const bool controlIdle = !cs || api.cuStreamQuery(cs) == CUDA_SUCCESS;
-  // The lane (Lanes.h) goes back to the pool, its slot with its stream, when no
-  // kernel of this pipeline can still run and every set on the control stream has
-  // landed: what is still queued on the stream runs before the next owner's zeroing.
-  const bool laneReusable = ok && idle && controlIdle;
+  // The lane (Lanes.h) goes back to the pool, its slot with its stream, only when
+  // its stream is idle (review R8-F2: not "no kernel launched"; queued copies and
+  // fills would run ahead of the next owner's work and count against its timeout)
+  // and every set on the control stream has landed. The scrub below is then the
+  // only work queued on it, and LanePool::take checks the stream again.
+  const bool laneReusable = q == CUDA_SUCCESS && controlIdle;
   if (!laneReusable) {
     // Idle only when both streams say so (not "never launched"); else quarantined
     // behind an event on each (review R3-F2: never dropped for good).
