@@ -196,6 +196,11 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     }
     clock.laneReused(laneFromPool);
     clock.done(CreateStep::Lane);
+    // The zeroing and the fresh arena's scrub are device work: they pass the launch
+    // gate like every enqueue on a tenant stream (review R8-F6; a quiet section does
+    // not see a new pipeline's scrub start under it).
+    std::optional<DeviceActivity::LaunchPass> pass;
+    pass.emplace(DeviceActivity::of(state->info.ordinal));
     // The slot may hold an earlier pipeline's words: zeroed ahead of all this
     // pipeline's work (on a pooled lane: after all of the last owner's work too).
     if (CUresult r =
@@ -230,6 +235,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     case ArenaPool::Source::PoolClean:
       break;
     }
+    pass.reset();
     clock.done(CreateStep::Scrub);
     // From here on the PipelineImpl owns the lease, the lane and the events.
     impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
@@ -448,6 +454,7 @@ void PipelineImpl::finishBatch(uint64_t upTo) {
   wedged = false;
   if (completed != enqueued)
     return;
+  queuedBytes = 0;
   if (startRecorded && endRecordedAt == enqueued) {
     float ms = 0;
     if (state->api->cuEventElapsedTime(&ms, startEvent, endEvent) == CUDA_SUCCESS && ms > 0)
@@ -685,6 +692,12 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
 
   if (Status s = beginBatch(); !s)
     return s;
+  // No kernel starts while a quiet section makes waiting driver calls
+  // (DeviceActivity.h): this waits at most for one such section. The pass covers
+  // every enqueue of this launch, the control-block writes included (review R8-F6:
+  // all device work passes the gate).
+  std::optional<DeviceActivity::LaunchPass> pass;
+  pass.emplace(DeviceActivity::of(state->info.ordinal));
   // Fuel and status words, ordered before the kernel on this stream; written only
   // when they change (no cost for launches without fuel).
   const cuda::DriverApi &api = *state->api;
@@ -703,15 +716,10 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
     statusDirty = false;
   }
   batchUsedFuel |= config.fuel != 0;
-  CUresult r;
-  {
-    // No kernel starts while a quiet section makes waiting driver calls
-    // (DeviceActivity.h): this waits at most for one such section.
-    DeviceActivity::LaunchPass pass(DeviceActivity::of(state->info.ordinal));
-    r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
-                                   config.block.x, config.block.y, config.block.z,
-                                   config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
-  }
+  const CUresult r = state->api->cuLaunchKernel(
+      fn, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+      config.block.z, config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
+  pass.reset();
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, fmt::format("launching kernel '{}'", kernel.name)));
   noteEnqueued();
