@@ -86,9 +86,8 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   // would wait for earlier work without a bound: the copy is issued only on an idle
   // stream, with the lock held since that was known (so no launch slipped in).
   // Every other enqueue needs room in the driver's queue (kMaxQueued).
-  const bool pageable =
-      hostMemory && !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst, q.bytes);
   const void *host = q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst;
+  const bool pageable = hostMemory && !isPinnedHost(host, q.bytes);
   // Review R8-F6: the bytes in flight are bounded (maxQueuedCopyBytes, per pipeline):
   // a cancel word stops kernels, not a memset or a DMA, so this bounds what a quiet
   // section waits for once the gate is closed. Larger requests go in pieces.
@@ -106,10 +105,10 @@ Status PipelineImpl::copy(const CopyRequest &q) {
     // queuedBytes + n > limit, overflow-free (queuedBytes <= limit, n <= limit).
     const uint64_t inFlight = queuedBytes;
     const bool overBytes = inFlight > limit - n;
-    if (pageable || (hostMemory && !q.async) || overBytes) {
-      if (Status s = waitForRoom(lock, 0, pageable || !q.async ? "a synchronous copy" : what, &q);
-          !s) {
-        if (!overBytes || s.error().code() != ErrorCode::Timeout)
+    const bool synchronous = pageable || (hostMemory && !q.async);
+    if (synchronous || overBytes) {
+      if (Status s = waitForRoom(lock, 0, synchronous ? "a synchronous copy" : what, &q); !s) {
+        if (synchronous || s.error().code() != ErrorCode::Timeout) // waited for idle anyway
           return s;
         return named(Error(
             ErrorCode::Timeout,
