@@ -8,7 +8,14 @@
 // docs/architecture.md). So those calls are made only in a *quiet section*: new
 // launches are held at a gate, and every stream that can carry a tenant kernel (each
 // pipeline's, of every runtime) was seen idle. Such a call then waits for nothing
-// that can run long (copies and scrubs end on their own).
+// that can run long. Every enqueue of device work on a tenant stream (kernels, their
+// control-block writes, copies, fills, a new pipeline's zeroing and scrub) passes the
+// gate (review R8-F6: a cancel word stops kernels, not a memset or a DMA), and the
+// bytes of copies and fills a pipeline may have queued are bounded
+// (RuntimeOptions::maxQueuedCopyBytes): once the gate is closed what is queued ends
+// within a bounded time. Not gated: a cancel's control-block reset (tiny, and a cancel
+// never waits for a section) and a teardown's scrub (one fill of the arena; teardown
+// never waits, and creation, which comes first, is gated).
 #pragma once
 
 #include "cuda/DriverApi.h"
@@ -39,8 +46,10 @@ public:
   /// (cuStreamDestroy returns at once) by the next quiet check that finds it idle.
   void retireStream(CUstream s);
 
-  /// Held across cuLaunchKernel: waits while a quiet section runs (bounded by that
-  /// section: driver calls on an idle device, at most kMaxQuietBatch of them).
+  /// Held across every enqueue of device work on a tenant stream (cuLaunchKernel,
+  /// copies and fills: R8-F6): waits while a quiet section runs (bounded by that
+  /// section: driver calls on an idle device, at most kMaxQuietBatch of them) or a
+  /// drain waits (at most drainHold()).
   class LaunchPass {
   public:
     explicit LaunchPass(DeviceActivity &a);

@@ -8,20 +8,50 @@
 namespace Atoll::detail {
 
 std::optional<Lane> LanePool::take(CUgreenCtx green) noexcept {
-  std::lock_guard lock(mutex_);
-  for (Pool &p : pools_)
-    if (p.green == green && !p.lanes.empty()) {
-      Lane l = p.lanes.back();
-      p.lanes.pop_back();
-      reused_.fetch_add(1, std::memory_order_relaxed);
-      return l;
+  // Deny by default (review R8-F2): a pooled lane is handed out only when its stream
+  // is idle now. A lane whose stream still runs (the last owner's arena scrub, the
+  // runtime's own bounded work: put() admits nothing else) stays parked for a later
+  // take; one whose query fails is disposed of. Newest first, at most kMaxPerContext
+  // queries.
+  const cuda::DriverApi &api = *state_.api;
+  std::vector<Lane> broken;
+  std::optional<Lane> found;
+  {
+    std::lock_guard lock(mutex_);
+    for (Pool &p : pools_) {
+      if (p.green != green)
+        continue;
+      for (size_t i = p.lanes.size(); i-- > 0;) {
+        const CUresult q = api.cuStreamQuery(p.lanes[i].stream);
+        if (q == CUDA_ERROR_NOT_READY)
+          continue;
+        if (q != CUDA_SUCCESS) {
+          try {
+            broken.push_back(p.lanes[i]);
+          } catch (...) {
+            continue; // stays pooled; looked at again by the next take
+          }
+          p.lanes.erase(p.lanes.begin() + ptrdiff_t(i));
+          continue;
+        }
+        found = p.lanes[i];
+        p.lanes.erase(p.lanes.begin() + ptrdiff_t(i));
+        reused_.fetch_add(1, std::memory_order_relaxed);
+        break;
+      }
+      break;
     }
-  return std::nullopt;
+  }
+  for (const Lane &l : broken)
+    dispose(l);
+  return found;
 }
 
 bool LanePool::put(CUgreenCtx green, const Lane &lane) noexcept {
   if (!lane.stream || !lane.cancelEvent || !lane.control)
     return false;
+  // The caller saw the stream idle before its arena scrub (review R8-F2); take()
+  // checks again.
   std::lock_guard lock(mutex_);
   try {
     auto it = std::find_if(pools_.begin(), pools_.end(),

@@ -6,14 +6,18 @@
 // a large share of createPipeline, and so does creating an event; a lane from the
 // pool costs neither (the bench's step profile, bench/src/Partition.cpp, shows it).
 //
-// The rule (review R5-F5 for the slot): a lane is pooled only when no kernel of its
-// last pipeline can still run or be launched (its stream is idle, or no kernel was
-// ever launched on it: copies and fills end on their own) and the control stream is
-// idle (every cancel set for the slot has landed). What may still be queued on the
-// stream (the slot's zeroing, the arena's scrub) runs before anything the next owner
-// enqueues there, and the next owner zeroes the slot on that stream before its first
-// launch: the slot's words never reach another tenant's kernel. Nothing else travels
-// with a lane (timing events, the watchdog's entry and the arena are per pipeline).
+// The rule (review R5-F5 for the slot, R8-F2 for the stream): a lane is pooled only
+// when its stream was seen idle (cuStreamQuery == CUDA_SUCCESS, not "no kernel was
+// launched": a tenant's queued copies and fills would run ahead of the next owner's
+// work and count against its timeout) and the control stream is idle (every cancel
+// set for the slot has landed). The only work queued after that check is the
+// runtime's own: the last owner's arena scrub (one fill of its arena). take() hands
+// out a lane only when its stream is idle again; a lane still running that scrub is
+// parked (left in the pool, skipped: it ends on its own, and retiring it would cost
+// the next create its stream), a lane whose query fails is disposed of. The next
+// owner zeroes the slot on that stream before its first launch: the slot's words
+// never reach another tenant's kernel. Nothing else travels with a lane (timing
+// events, the watchdog's entry and the arena are per pipeline).
 //
 // A lane's stream is registered with DeviceActivity for as long as the lane exists
 // (a pooled stream counts as idle for quiet sections once its queued copies end).
@@ -46,7 +50,9 @@ public:
   LanePool(const LanePool &) = delete;
   LanePool &operator=(const LanePool &) = delete;
 
-  /// A pooled lane of `green` (nullptr: the primary context), if any.
+  /// A pooled lane of `green` (nullptr: the primary context) whose stream is idle
+  /// now, if any (busy ones stay parked; failing ones are disposed of). Context
+  /// current.
   std::optional<Lane> take(CUgreenCtx green) noexcept;
   /// Pools a lane of `green` that follows the rule above; false when the context's
   /// pool is full (the caller disposes of the lane).

@@ -196,6 +196,11 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     }
     clock.laneReused(laneFromPool);
     clock.done(CreateStep::Lane);
+    // The zeroing and the fresh arena's scrub are device work: they pass the launch
+    // gate like every enqueue on a tenant stream (review R8-F6; a quiet section does
+    // not see a new pipeline's scrub start under it).
+    std::optional<DeviceActivity::LaunchPass> pass;
+    pass.emplace(DeviceActivity::of(state->info.ordinal));
     // The slot may hold an earlier pipeline's words: zeroed ahead of all this
     // pipeline's work (on a pooled lane: after all of the last owner's work too).
     if (CUresult r =
@@ -230,6 +235,7 @@ Result<std::unique_ptr<Pipeline>> createPipeline(const std::shared_ptr<RuntimeSt
     case ArenaPool::Source::PoolClean:
       break;
     }
+    pass.reset();
     clock.done(CreateStep::Scrub);
     // From here on the PipelineImpl owns the lease, the lane and the events.
     impl = std::make_unique<PipelineImpl>(state, id, std::move(name), opts, std::move(*lease),
@@ -308,10 +314,12 @@ PipelineImpl::~PipelineImpl() {
   // this teardown).
   const CUstream cs = state->controls.stream();
   const bool controlIdle = !cs || api.cuStreamQuery(cs) == CUDA_SUCCESS;
-  // The lane (Lanes.h) goes back to the pool, its slot with its stream, when no
-  // kernel of this pipeline can still run and every set on the control stream has
-  // landed: what is still queued on the stream runs before the next owner's zeroing.
-  const bool laneReusable = ok && idle && controlIdle;
+  // The lane (Lanes.h) goes back to the pool, its slot with its stream, only when
+  // its stream is idle (review R8-F2: not "no kernel launched"; queued copies and
+  // fills would run ahead of the next owner's work and count against its timeout)
+  // and every set on the control stream has landed. The scrub below is then the
+  // only work queued on it, and LanePool::take checks the stream again.
+  const bool laneReusable = q == CUDA_SUCCESS && controlIdle;
   if (!laneReusable) {
     // Idle only when both streams say so (not "never launched"); else quarantined
     // behind an event on each (review R3-F2: never dropped for good).
@@ -446,6 +454,7 @@ void PipelineImpl::finishBatch(uint64_t upTo) {
   wedged = false;
   if (completed != enqueued)
     return;
+  queuedBytes = 0;
   if (startRecorded && endRecordedAt == enqueued) {
     float ms = 0;
     if (state->api->cuEventElapsedTime(&ms, startEvent, endEvent) == CUDA_SUCCESS && ms > 0)
@@ -683,6 +692,12 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
 
   if (Status s = beginBatch(); !s)
     return s;
+  // No kernel starts while a quiet section makes waiting driver calls
+  // (DeviceActivity.h): this waits at most for one such section. The pass covers
+  // every enqueue of this launch, the control-block writes included (review R8-F6:
+  // all device work passes the gate).
+  std::optional<DeviceActivity::LaunchPass> pass;
+  pass.emplace(DeviceActivity::of(state->info.ordinal));
   // Fuel and status words, ordered before the kernel on this stream; written only
   // when they change (no cost for launches without fuel).
   const cuda::DriverApi &api = *state->api;
@@ -701,15 +716,10 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
     statusDirty = false;
   }
   batchUsedFuel |= config.fuel != 0;
-  CUresult r;
-  {
-    // No kernel starts while a quiet section makes waiting driver calls
-    // (DeviceActivity.h): this waits at most for one such section.
-    DeviceActivity::LaunchPass pass(DeviceActivity::of(state->info.ordinal));
-    r = state->api->cuLaunchKernel(fn, config.grid.x, config.grid.y, config.grid.z,
-                                   config.block.x, config.block.y, config.block.z,
-                                   config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
-  }
+  const CUresult r = state->api->cuLaunchKernel(
+      fn, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+      config.block.z, config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
+  pass.reset();
   if (r != CUDA_SUCCESS)
     return named(state->fail(r, fmt::format("launching kernel '{}'", kernel.name)));
   noteEnqueued();

@@ -5,7 +5,9 @@
 // releases the lock; after re-locking everything is checked again (another thread
 // may have freed a buffer or enqueued work meanwhile), so a pageable copy is only
 // issued on a stream known idle, with the lock held since that was known. Every
-// enqueue also needs room in the driver's queue (waitForRoom, kMaxQueued).
+// enqueue also needs room in the driver's queue (waitForRoom, kMaxQueued) and in the
+// pipeline's bytes in flight (RuntimeOptions::maxQueuedCopyBytes; larger requests go
+// in pieces), and passes the launch gate (review R8-F6).
 #include "PipelineImpl.h"
 
 #include <fmt/format.h>
@@ -84,68 +86,106 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   // would wait for earlier work without a bound: the copy is issued only on an idle
   // stream, with the lock held since that was known (so no launch slipped in).
   // Every other enqueue needs room in the driver's queue (kMaxQueued).
-  const bool pageable =
-      hostMemory && !isPinnedHost(q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst, q.bytes);
-  if (pageable || (hostMemory && !q.async)) {
-    if (Status s = waitForRoom(lock, 0, "a synchronous copy", &q); !s)
-      return s;
-  } else if (const uint64_t ops = hostMemory ? 2 : 1; // a pinned copy adds its event
-             enqueued - completed > kMaxQueued - ops) {
-    if (Status s = waitForRoom(lock, kMaxQueued - ops, "a copy", &q); !s)
-      return s;
-  }
-  if (Status s = beginBatch(); !s)
-    return s;
-
-  const CUdeviceptr dst = arena.base + q.device.offset() + q.deviceOffset;
-  CUresult r = CUDA_SUCCESS;
+  const void *host = q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst;
+  const bool pageable = hostMemory && !isPinnedHost(host, q.bytes);
+  // Review R8-F6: the bytes in flight are bounded (maxQueuedCopyBytes, per pipeline):
+  // a cancel word stops kernels, not a memset or a DMA, so this bounds what a quiet
+  // section waits for once the gate is closed. Larger requests go in pieces.
+  const uint64_t limit = state->options.maxQueuedCopyBytes;
   std::string_view what;
   switch (q.kind) {
-  case CopyKind::ToDevice:
-    r = api.cuMemcpyHtoDAsync(dst, q.hostSrc, q.bytes, stream);
-    what = "copying to the device";
-    break;
-  case CopyKind::ToHost:
-    r = api.cuMemcpyDtoHAsync(q.hostDst, dst, q.bytes, stream);
-    what = "copying to the host";
-    break;
-  case CopyKind::DeviceToDevice:
-    r = api.cuMemcpyDtoDAsync(dst, arena.base + q.src.offset() + q.srcOffset, q.bytes, stream);
-    what = "copying within the arena";
-    break;
-  case CopyKind::Fill:
-    r = api.cuMemsetD8Async(dst, q.value, q.bytes, stream);
-    what = "filling a buffer";
-    break;
+  case CopyKind::ToDevice: what = "a copy to the device"; break;
+  case CopyKind::ToHost: what = "a copy to the host"; break;
+  case CopyKind::DeviceToDevice: what = "a device-to-device copy"; break;
+  case CopyKind::Fill: what = "a fill"; break;
   }
-  if (r != CUDA_SUCCESS)
-    return named(state->fail(r, what));
-  noteEnqueued();
-  // A pinned block is not handed to its next owner before this transfer has ended
-  // (review R3-F3): an event behind it, which the block's reuse queries.
-  if (hostMemory && !pageable) {
-    const void *host = q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst;
-    if (CUresult e = state->hostBlocks->noteTransfer(host, id, stream); e != CUDA_SUCCESS)
-      return named(state->fail(e, "recording the end of a transfer from pinned memory"));
+  DeviceActivity &device = DeviceActivity::of(state->info.ordinal);
+  for (uint64_t done = 0; done < q.bytes;) {
+    const uint64_t n = std::min(q.bytes - done, limit);
+    // queuedBytes + n > limit, overflow-free (queuedBytes <= limit, n <= limit).
+    const uint64_t inFlight = queuedBytes;
+    const bool overBytes = inFlight > limit - n;
+    const bool synchronous = pageable || (hostMemory && !q.async);
+    if (synchronous || overBytes) {
+      if (Status s = waitForRoom(lock, 0, synchronous ? "a synchronous copy" : what, &q); !s) {
+        if (synchronous || s.error().code() != ErrorCode::Timeout) // waited for idle anyway
+          return s;
+        return named(Error(
+            ErrorCode::Timeout,
+            fmt::format("{} of {} bytes was not enqueued{}: the pipeline's queued copies and "
+                        "fills ({} bytes) would pass the limit of {} bytes in flight "
+                        "(RuntimeOptions::maxQueuedCopyBytes) and did not finish in time",
+                        what, q.bytes,
+                        done ? fmt::format(" past its first {} bytes", done) : std::string(),
+                        inFlight, limit),
+            s.error().message()));
+      }
+    } else if (const uint64_t ops = hostMemory ? 2 : 1; // a pinned copy adds its event
+               enqueued - completed > kMaxQueued - ops) {
+      if (Status s = waitForRoom(lock, kMaxQueued - ops, "a copy", &q); !s)
+        return s;
+    }
+    if (Status s = beginBatch(); !s)
+      return s;
+
+    const CUdeviceptr dst = arena.base + q.device.offset() + q.deviceOffset + done;
+    CUresult r = CUDA_SUCCESS;
+    std::string_view doing;
+    {
+      // Every enqueue of device work passes the launch gate (DeviceActivity.h, review
+      // R8-F6): no copy or fill starts while a quiet section runs or a drain waits.
+      DeviceActivity::LaunchPass pass(device);
+      switch (q.kind) {
+      case CopyKind::ToDevice:
+        r = api.cuMemcpyHtoDAsync(dst, static_cast<const uint8_t *>(q.hostSrc) + done, n, stream);
+        doing = "copying to the device";
+        break;
+      case CopyKind::ToHost:
+        r = api.cuMemcpyDtoHAsync(static_cast<uint8_t *>(q.hostDst) + done, dst, n, stream);
+        doing = "copying to the host";
+        break;
+      case CopyKind::DeviceToDevice:
+        r = api.cuMemcpyDtoDAsync(dst, arena.base + q.src.offset() + q.srcOffset + done, n,
+                                  stream);
+        doing = "copying within the arena";
+        break;
+      case CopyKind::Fill:
+        r = api.cuMemsetD8Async(dst, q.value, n, stream);
+        doing = "filling a buffer";
+        break;
+      }
+    }
+    if (r != CUDA_SUCCESS)
+      return named(state->fail(r, doing));
     noteEnqueued();
-  }
-  switch (q.kind) {
-  case CopyKind::ToDevice:
-    counters.copiesToDevice++;
-    counters.bytesToDevice += q.bytes;
-    break;
-  case CopyKind::ToHost:
-    counters.copiesToHost++;
-    counters.bytesToHost += q.bytes;
-    break;
-  case CopyKind::DeviceToDevice:
-    counters.copiesDeviceToDevice++;
-    counters.bytesDeviceToDevice += q.bytes;
-    break;
-  case CopyKind::Fill:
-    counters.fills++;
-    counters.bytesFilled += q.bytes;
-    break;
+    queuedBytes += n;
+    // A pinned block is not handed to its next owner before this transfer has ended
+    // (review R3-F3): an event behind each piece, which the block's reuse queries.
+    if (hostMemory && !pageable) {
+      if (CUresult e = state->hostBlocks->noteTransfer(host, id, stream); e != CUDA_SUCCESS)
+        return named(state->fail(e, "recording the end of a transfer from pinned memory"));
+      noteEnqueued();
+    }
+    const bool first = done == 0;
+    switch (q.kind) {
+    case CopyKind::ToDevice:
+      counters.copiesToDevice += first;
+      counters.bytesToDevice += n;
+      break;
+    case CopyKind::ToHost:
+      counters.copiesToHost += first;
+      counters.bytesToHost += n;
+      break;
+    case CopyKind::DeviceToDevice:
+      counters.copiesDeviceToDevice += first;
+      counters.bytesDeviceToDevice += n;
+      break;
+    case CopyKind::Fill:
+      counters.fills += first;
+      counters.bytesFilled += n;
+      break;
+    }
+    done += n;
   }
   // Pageable: the driver has finished with the host memory when the call returns
   // (to the host: copied; to the device: staged, landing before any later work). A

@@ -54,6 +54,9 @@ public:
   bool startRecorded = false;
   uint64_t enqueued = 0;  // operations enqueued so far
   uint64_t completed = 0; // all operations up to this one are known complete
+  /// Bytes of copies and fills enqueued since the stream was last known idle (at most
+  /// RuntimeOptions::maxQueuedCopyBytes; 0 whenever completed == enqueued).
+  uint64_t queuedBytes = 0;
   uint64_t endRecordedAt = ~uint64_t(0); // `enqueued` when endEvent was last recorded
   std::chrono::milliseconds batchAppTimeout{0};
   std::vector<std::shared_ptr<const LoadedModule>> batchModules; // pinned until complete

@@ -136,6 +136,10 @@ Result<std::shared_ptr<RuntimeState>> createRuntimeState(const RuntimeOptions &o
     return std::move(s).error();
   if (options.shutdownDrainTimeout.count() < 0)
     return Error(ErrorCode::InvalidArgument, "RuntimeOptions::shutdownDrainTimeout is negative");
+  if (options.maxQueuedCopyBytes == 0)
+    return Error(ErrorCode::InvalidArgument,
+                 "RuntimeOptions::maxQueuedCopyBytes must be positive (the most bytes of "
+                 "copies and fills a pipeline may have queued)");
   if (options.maxBlocksPerLaunch == 0 || options.maxBlocksPerLaunch > (uint64_t(1) << 63))
     return Error(ErrorCode::InvalidArgument,
                  "RuntimeOptions::maxBlocksPerLaunch must be between 1 and 2^63");

@@ -145,6 +145,11 @@ Stream &streamOf(CUstream s) { return s ? *reinterpret_cast<Stream *>(s) : g_nul
 // counted instead (atollMockWouldBlock): an enqueue on a full queue, and a copy
 // with pageable host memory behind a running kernel. All under g_mutex.
 bool g_hold = false;
+// Held copies (atollMockHoldCopies, with hold mode): copies and byte fills
+// (cuMemcpy*Async, cuMemsetD8Async) enqueued while on are held like kernels, even on
+// an idle stream, until hold mode ends; a cancel word does not end them (a memset or
+// a DMA cannot poll). Control-block writes (cuMemsetD32Async) are never held.
+bool g_holdCopies = false;
 bool g_ignoreCancel = false;
 unsigned long g_wouldBlock = 0;
 int g_queueDepth = 1024;
@@ -212,7 +217,7 @@ void hostCopy(CUstream s, const void *host) {
   Stream &st = streamOf(s);
   if (busy(st) && !g_hostAllocs.count(const_cast<void *>(host)))
     ++g_wouldBlock;
-  enqueued(st, false);
+  enqueued(st, g_holdCopies);
 }
 
 template <typename T> T arg(void **p, int i) { return *static_cast<T *>(p[i]); }
@@ -605,7 +610,7 @@ CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream st) { coun
 CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream st) { countCall(__func__);
   {
     auto lock = ctxLocked();
-    enqueued(streamOf(st), false);
+    enqueued(streamOf(st), g_holdCopies);
   }
   return cuMemcpyDtoD(d, s, n);
 }
@@ -618,7 +623,7 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
   std::memset(reinterpret_cast<void *>(d), v, n);
   auto lock = ctxLocked();
   streamOf(s).t += double(n) / 3e9; // ~3 TB/s
-  enqueued(streamOf(s), false);
+  enqueued(streamOf(s), g_holdCopies);
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { countCall(__func__);
@@ -1146,6 +1151,19 @@ void atollMockDeferCancelSets(int on) {
       --s->deferred;
   }
   g_deferredSets.clear();
+  g_cv.notify_all();
+}
+void atollMockHoldCopies(int on) {
+  std::lock_guard lock(g_mutex);
+  g_holdCopies = on != 0;
+}
+// Hold mode: the first `n` held operations of every stream complete (a copy engine
+// that drains a queue at a finite rate; kernels among them end too).
+void atollMockCompleteHeld(int n) {
+  std::lock_guard lock(g_mutex);
+  for (Stream *st : g_streams)
+    st->pending = std::max(0, st->pending - n);
+  g_nullStream.pending = std::max(0, g_nullStream.pending - n);
   g_cv.notify_all();
 }
 void atollMockIgnoreCancel(int on) {

@@ -167,6 +167,15 @@ struct RuntimeOptions {
   /// this. Together with maxCancelDeadline it bounds how long a module load or a
   /// reclaim can be starved by running kernels.
   std::chrono::milliseconds maxBusyTime{60000};
+  /// The most bytes of copies and fills one pipeline may have queued on its stream
+  /// (review R8-F6): a cancel word stops kernels, not a memset or a DMA, so what a
+  /// quiet section (module load or unload, cuMemFree) waits for once the launch gate
+  /// is closed is bounded by this per pipeline (256 MiB: ~0.1 ms of fill on an H200,
+  /// ~5 ms over PCIe 5). A larger copy or fill is issued in pieces of at most this
+  /// size; a piece that does not fit waits, lock released and bounded by the
+  /// pipeline's timeout, until the stream is idle (docs/runtime-api.md, "Copies and
+  /// fills"). 0 is InvalidArgument.
+  uint64_t maxQueuedCopyBytes = uint64_t(256) << 20;
   /// Module loads hold every tenant's launches while the driver loads and looks up
   /// the kernels (review R5-F6): the most kernels of one module and the largest
   /// cubin; past them loadApplication returns CapacityExceeded.

@@ -16,10 +16,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 using namespace Atoll;
 using namespace std::chrono_literals;
@@ -494,4 +497,105 @@ TEST(HostStallTimingSensitive, TheWatchdogCancelsANeverEndingKernelNobodyWaitsFo
   ASSERT_TRUE((*a)->copyToHost(&how, *result, 0, 4));
   EXPECT_EQ(how, 0u) << "the kernel ended by itself (1: flag, 2: bound), not by the cancel";
   EXPECT_TRUE(atoll_test::runVadd(**a, *vadd, 1 << 16, 3)) << "not usable after the cancel";
+}
+
+// Review R8-F2 on the device: a pipeline that never launched but leaves a long copy
+// queued (256 MiB from page-locked memory, milliseconds over PCIe) and is torn down
+// at once does not hand its stream to the next pipeline: the lane is not pooled, the
+// next pipeline makes its own stream and its first fill does not wait for the copy.
+TEST(HostStall, R8F2ALaneWithQueuedCopiesIsNotHandedOn) {
+  ATOLL_REQUIRE_GPU();
+  auto rt = Runtime::create();
+  ASSERT_TRUE(rt) << rt.error().describe();
+  { // one idle lane pooled: the copier takes it
+    auto warm = (*rt)->createPipeline({.arenaBytes = 8 << 20, .name = "warm"});
+    ASSERT_TRUE(warm) << warm.error().describe();
+  }
+  ASSERT_EQ((*rt)->stats().pipelineStreamsPooled, 1u);
+  auto host = (*rt)->allocateHost(256 << 20);
+  ASSERT_TRUE(host) << host.error().describe();
+  {
+    auto a = (*rt)->createPipeline({.arenaBytes = 512 << 20, .name = "copier"});
+    ASSERT_TRUE(a) << a.error().describe();
+    EXPECT_TRUE((*a)->stats().streamFromPool);
+    auto x = (*a)->allocate(256 << 20);
+    ASSERT_TRUE(x) << x.error().describe();
+    ASSERT_TRUE((*a)->copyToDeviceAsync(*x, 0, host->data(), 256 << 20));
+    auto idle = (*a)->idle();
+    ASSERT_TRUE(idle) << idle.error().describe();
+    ASSERT_FALSE(*idle) << "the 256 MiB copy had ended before the teardown: the test measured nothing";
+    EXPECT_EQ((*a)->stats().launches, 0u);
+  } // torn down with the copy queued
+  EXPECT_EQ((*rt)->stats().pipelineStreamsPooled, 0u)
+      << "a lane whose stream still runs a tenant's copy was pooled";
+  auto b = (*rt)->createPipeline({.arenaBytes = 8 << 20, .timeout = 5000ms, .name = "next"});
+  ASSERT_TRUE(b) << b.error().describe();
+  EXPECT_FALSE((*b)->stats().streamFromPool) << "the next pipeline got the busy stream";
+  auto y = (*b)->allocate(4096);
+  ASSERT_TRUE(y);
+  const auto t0 = Clock::now();
+  ASSERT_TRUE((*b)->fill(*y, 0, 4096, 1));
+  const double ms = msSince(t0);
+  std::printf("[host-stall] R8-F2: the next pipeline's first fill: %.3f ms\n", ms);
+  EXPECT_LT(ms, 2.0) << "the next pipeline waited for the previous tenant's copy";
+}
+
+// Review R8-F6 on the device: two tenants keep their copy queues full (fillAsync of
+// their whole 1 GiB buffer in a loop: pieces of maxQueuedCopyBytes, 256 MiB; errors
+// ignored) while another application's module load, which needs every stream idle,
+// must complete within the starvation bound (DeviceActivity::kStarveAfter, 2 s, then
+// a drain of at most 2 x 256 MiB of fills): under 4 s. Before the fix copies passed
+// no gate and the two streams never rested together. The tenants go on afterwards.
+TEST(HostStallTimingSensitive, R8F6CopyHammersDoNotStarveAModuleLoad) {
+  ATOLL_REQUIRE_GPU();
+  RuntimeOptions o;
+  o.loadTimeout = 10000ms;
+  auto created = Runtime::create(o);
+  ASSERT_TRUE(created) << created.error().describe();
+  std::shared_ptr<Runtime> rt = std::move(*created);
+  std::vector<std::unique_ptr<Pipeline>> pipes;
+  std::vector<Buffer> bufs;
+  for (const char *name : {"hammer-a", "hammer-b"}) {
+    auto p = rt->createPipeline({.arenaBytes = uint64_t(1) << 30, .timeout = 5000ms, .name = name});
+    ASSERT_TRUE(p) << p.error().describe();
+    auto x = (*p)->allocate(uint64_t(1) << 30);
+    ASSERT_TRUE(x) << x.error().describe();
+    bufs.push_back(*x);
+    pipes.push_back(std::move(*p));
+  }
+  std::ifstream in(bitcodePath("runtime_kernels.bc"), std::ios::binary);
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_FALSE(bytes.empty());
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> fills{0};
+  auto tenant = [&](size_t i) {
+    while (!stop.load())
+      if (pipes[i]->fillAsync(bufs[i], 0, uint64_t(1) << 30, uint8_t(i + 1)))
+        fills++;
+  };
+  std::thread ta(tenant, 0), tb(tenant, 1);
+  std::this_thread::sleep_for(500ms);
+  const uint64_t atStart = fills.load();
+  AppOptions ao;
+  ao.optLevel = 1; // not cached: a driver load in a quiet section
+  PendingApplication pending = rt->loadApplicationAsync(bytes, ao);
+  const auto t0 = Clock::now();
+  auto loaded = pending.wait(10000ms);
+  const double ms = msSince(t0);
+  const uint64_t atLoad = fills.load();
+  std::this_thread::sleep_for(300ms);
+  stop = true;
+  ta.join();
+  tb.join();
+  for (auto &p : pipes)
+    (void)p->synchronize();
+  std::printf("[host-stall] R8-F6: module load under two fill hammers: %.1f ms; 1 GiB fills "
+              "%llu before, %llu during, %llu after\n",
+              ms, static_cast<unsigned long long>(atStart),
+              static_cast<unsigned long long>(atLoad - atStart),
+              static_cast<unsigned long long>(fills.load() - atLoad));
+  ASSERT_TRUE(loaded) << loaded.error().describe();
+  EXPECT_GT(atStart, 10u) << "the tenants did not keep their streams busy";
+  EXPECT_LT(ms, 4000.0) << "the load was starved by copies";
+  EXPECT_GT(fills.load(), atLoad) << "the tenants did not go on after the load";
 }

@@ -106,6 +106,10 @@ TEST_F(Partition, APooledStreamStaysInItsPartition) {
                 round ? "pooled" : "new", mine.size(), list(mine).c_str());
     EXPECT_LE(mine.size(), 16u) << "round " << round;
     EXPECT_TRUE(runVadd(*part, kernel(vaddApp, "vadd"), 100000, round));
+    part.reset();
+    // A pooled lane is taken only once its stream is idle (R8-F2): the teardown's
+    // scrub of 2 MiB ends within microseconds; wait well past it.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   EXPECT_GE(rt->stats().pipelineStreamsReused, 1u);
 }

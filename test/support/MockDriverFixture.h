@@ -21,6 +21,8 @@ struct MockDriver {
   void (*waiting)(int) = nullptr;    // module loads etc. wait for running kernels
   unsigned long (*waited)() = nullptr; // calls that waited so far
   void (*defer)(int) = nullptr;      // cancel-word sets stay queued until defer(0)
+  void (*holdCopies)(int) = nullptr; // with hold: copies and byte fills held too
+  void (*completeHeld)(int) = nullptr; // the first n held operations of each stream end
 };
 
 class MockDriverTest : public ::testing::Test {
@@ -40,6 +42,8 @@ protected:
       mock.waiting = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockWaitingCalls"));
       mock.waited = reinterpret_cast<unsigned long (*)()>(dlsym(h, "atollMockWaitedCalls"));
       mock.defer = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockDeferCancelSets"));
+      mock.holdCopies = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockHoldCopies"));
+      mock.completeHeld = reinterpret_cast<void (*)(int)>(dlsym(h, "atollMockCompleteHeld"));
     }
     const bool complete =
         mock.hold && mock.waiting && mock.waited && (!needsDefer || mock.defer);
@@ -57,6 +61,8 @@ protected:
       return;
     if (needsDefer)
       mock.defer(0);
+    if (mock.holdCopies)
+      mock.holdCopies(0);
     mock.hold(0);
     mock.waiting(0);
   }

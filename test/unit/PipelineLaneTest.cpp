@@ -80,8 +80,8 @@ protected:
       return;
     if (void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD))
       green = reinterpret_cast<decltype(green)>(dlsym(h, "atollMockGreen"));
-    if (!green || !CallCounter().available())
-      FAIL() << "the stand-in driver lacks atollMockGreen or atollMockCalls";
+    if (!green || !CallCounter().available() || !mock.holdCopies)
+      FAIL() << "the stand-in driver lacks atollMockGreen, atollMockCalls or atollMockHoldCopies";
   }
   std::unique_ptr<Runtime> runtime(RuntimeOptions o = {}) {
     auto rt = Runtime::create(o);
@@ -212,13 +212,77 @@ TEST_F(Lanes, ALaneIsNotReusedWhileTheControlStreamHasSetsQueued) {
   EXPECT_EQ(rt->stats().pipelineStreamsPooled, 1u);
 }
 
+// Review R8-F2: a pipeline that never launched but left copies and fills queued
+// (held by the stand-in driver: a memset or a DMA cannot be cancelled) is not idle;
+// its lane is not pooled, and the next pipeline (another tenant) gets a new stream:
+// its own work does not queue behind the first one's.
+TEST_F(Lanes, ALaneWithQueuedCopiesIsNotPooled) {
+  auto rt = runtime();
+  ASSERT_TRUE(rt && app);
+  mock.hold(1);
+  mock.holdCopies(1);
+  {
+    auto p = pipeline(*rt, 0, "filler");
+    ASSERT_TRUE(p);
+    auto x = (*p)->allocate(4096);
+    ASSERT_TRUE(x);
+    ASSERT_TRUE((*p)->fillAsync(*x, 0, 4096, 0xab));
+    ASSERT_FALSE(*(*p)->idle()) << "the mock did not hold the fill";
+    EXPECT_EQ((*p)->stats().launches, 0u);
+  }
+  mock.holdCopies(0); // the first pipeline's fill and scrub stay held
+  EXPECT_EQ(rt->stats().pipelineStreamsPooled, 0u)
+      << "a lane whose stream still runs a tenant's fill was pooled";
+  auto next = rt->createPipeline(
+      {.arenaBytes = 1 << 20, .timeout = 2000ms, .name = "next", .gpuTiming = false});
+  ASSERT_TRUE(next) << next.error().describe();
+  EXPECT_FALSE((*next)->stats().streamFromPool);
+  auto y = (*next)->allocate(64);
+  ASSERT_TRUE(y);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE((*next)->fill(*y, 0, 64, 1)) << "the next pipeline waited for the first's fill";
+  ASSERT_TRUE((*next)->synchronize());
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1000ms);
+  mock.hold(0);
+}
+
+// Review R8-F2, at take(): a pooled lane whose stream still runs (here the last
+// owner's arena scrub, held) is skipped, not handed out (negative), and stays parked;
+// once its stream is idle the next pipeline takes it (positive).
+TEST_F(Lanes, APooledLaneIsTakenOnlyOnceItsStreamIsIdle) {
+  auto rt = runtime();
+  ASSERT_TRUE(rt && app);
+  auto first = pipeline(*rt, 0, "first");
+  ASSERT_TRUE(first);
+  mock.hold(1);
+  mock.holdCopies(1);
+  first->reset(); // idle: pooled; its arena scrub is held on the stream
+  mock.holdCopies(0);
+  ASSERT_EQ(rt->stats().pipelineStreamsPooled, 1u);
+  auto second = pipeline(*rt, 0, "second");
+  ASSERT_TRUE(second) << second.error().describe();
+  EXPECT_FALSE((*second)->stats().streamFromPool)
+      << "a pooled lane was handed out while its stream was busy";
+  EXPECT_EQ(rt->stats().pipelineStreamsPooled, 1u) << "the busy lane was not kept parked";
+  EXPECT_EQ(rt->stats().pipelineStreamsReused, 0u);
+  mock.hold(0); // the scrub ends
+  auto third = pipeline(*rt, 0, "third");
+  ASSERT_TRUE(third);
+  EXPECT_TRUE((*third)->stats().streamFromPool);
+  EXPECT_EQ(rt->stats().pipelineStreamsReused, 1u);
+  EXPECT_EQ(rt->stats().pipelineStreamsPooled, 0u);
+  ASSERT_TRUE(launch(**third));
+  ASSERT_TRUE((*third)->synchronize());
+}
+
 // What one createPipeline costs in driver calls once a lane and an arena are pooled:
-// the context made current and the control block's zeroing (the pooled arena's scrub
+// the context made current, the pooled stream's idle check (R8-F2) and the control
+// block's zeroing (the pooled arena's scrub
 // event was found complete at the last teardown; else one cuEventQuery, and a
 // cuStreamWaitEvent while it runs); no stream, no event is created. A teardown
 // creates and destroys nothing either. A change that adds a driver call to this
 // path fails here.
-TEST_F(Lanes, CreationFromThePoolsMakesTwoDriverCalls) {
+TEST_F(Lanes, CreationFromThePoolsMakesThreeDriverCalls) {
   auto rt = runtime();
   ASSERT_TRUE(rt && app);
   for (uint32_t sms : {0u, 8u}) {
@@ -237,7 +301,8 @@ TEST_F(Lanes, CreationFromThePoolsMakesTwoDriverCalls) {
     EXPECT_EQ(created["cuStreamCreate"] + created["cuGreenCtxStreamCreate"], 0u);
     EXPECT_EQ(created["cuEventCreate"], 0u);
     EXPECT_EQ(created["cuStreamWaitEvent"], 0u) << "the arena's scrub had ended";
-    EXPECT_EQ(created["total"], 2u) << CallCounter::describe(created);
+    EXPECT_EQ(created["cuStreamQuery"], 1u) << "the pooled stream is checked idle (R8-F2)";
+    EXPECT_EQ(created["total"], 3u) << CallCounter::describe(created);
     p->reset();
     auto destroyed = counter.take();
     std::printf("[lanes] its teardown: %s\n", CallCounter::describe(destroyed).c_str());
