@@ -114,7 +114,9 @@ bool KernelHardener::collect(Instruction &I, const IntrinsicPolicy *P, AccessSit
       uint64_t S = StoreSize(II->getType());
       if (!isPowerOf2_64(S))
         return false;
-      Add(0, Const(S), Align(S), true);
+      // Sub-word like atomicrmw/cmpxchg (review R8-F4): NVPTX, or the expansion in
+      // AtomicPolicy.cpp, operates on the aligned word holding the i8/i16.
+      Add(0, Const(AtomicSize(II->getType())), Align(S), true);
       break;
     }
     case AccessForm::CpAsync:

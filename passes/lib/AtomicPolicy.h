@@ -15,7 +15,9 @@ namespace Atoll {
 bool isNativeAtomic(const llvm::Instruction &I, const llvm::DataLayout &DL);
 
 /// Why the atomic I can be neither kept nor expanded into a loop over a native
-/// compare-and-swap (its width or address space has none); empty when it can.
+/// compare-and-swap (its width or address space has none), or would become a
+/// library call (aligned below its size; an atomic load or store over 64 bits);
+/// empty when it can.
 std::string atomicRefusal(const llvm::Instruction &I, const llvm::DataLayout &DL);
 
 /// Rewrites every atomic of F that is not native into an IR loop around a native

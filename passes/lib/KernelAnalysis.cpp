@@ -4,6 +4,7 @@
 #include "AtomicPolicy.h"
 #include "KernelHardener.h"
 #include "atoll/passes/Diagnostics.h"
+#include "atoll/passes/StraightLine.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -378,6 +379,27 @@ bool KernelHardener::analyze() {
     // (AtomicPolicy.cpp): it would be a loop without a preemption check.
     if (std::string Why = atomicRefusal(I, DL); !Why.empty()) {
       refuse(&I, StateSpace::Unknown, kindOf(I), Why);
+      continue;
+    }
+    // Review R8-F5: a masked load or store becomes one conditional access per
+    // element (ScalarizeMaskedMemIntrin), with no place for a cancel poll between
+    // them: one heavier than the work allowed between two polls is refused here,
+    // not after code generation as a pass bug.
+    if (auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && (II->getIntrinsicID() == Intrinsic::masked_load ||
+               II->getIntrinsicID() == Intrinsic::masked_store) &&
+        straightWeight(I) > DefaultStraightBudget) {
+      Type *VT = II->getIntrinsicID() == Intrinsic::masked_load
+                     ? II->getType()
+                     : II->getArgOperand(0)->getType();
+      uint64_t N = isa<FixedVectorType>(VT) ? cast<FixedVectorType>(VT)->getNumElements() : 0;
+      refuse(&I, StateSpace::Unknown, kindOf(I),
+             ("a masked " +
+              Twine(II->getIntrinsicID() == Intrinsic::masked_load ? "load" : "store") +
+              " of " + Twine(N) + " elements becomes " + Twine(N) +
+              " conditional accesses with no cancel poll between them, more work than is "
+              "allowed between two polls (split it into smaller masked accesses)")
+                 .str());
       continue;
     }
     decide(Site);

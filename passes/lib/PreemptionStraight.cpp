@@ -138,6 +138,19 @@ uint64_t straightWeight(const Instruction &I) {
         N += Accesses(Bytes, MT->getSourceAlign().valueOrOne().value());
       return StraightMemoryWeight * N;
     }
+    // R8-F5: a masked load or store is scalarised (ScalarizeMaskedMemIntrin): per
+    // element, a branch on the mask's element, an access at most at the element's
+    // alignment and (what the check after codegen weighs) the vector's extract,
+    // insert and phi copies.
+    if (auto *II = dyn_cast<IntrinsicInst>(&I); II && (II->getIntrinsicID() == Intrinsic::masked_load ||
+                                                       II->getIntrinsicID() == Intrinsic::masked_store)) {
+      bool Load = II->getIntrinsicID() == Intrinsic::masked_load;
+      if (auto *VT = dyn_cast<FixedVectorType>(Load ? II->getType() : II->getArgOperand(0)->getType())) {
+        uint64_t E = DL.getTypeStoreSize(VT->getElementType()), A = II->getParamAlign(!Load).valueOrOne().value();
+        uint64_t N = VT->getNumElements(), Moves = (Load ? 3 : 1) * registerLanes(VT) + N + 4;
+        return N * (StraightMemoryWeight * Accesses(E, std::min(A, E)) + Moves);
+      }
+    }
     if (auto *LI = dyn_cast<LoadInst>(&I))
       return StraightMemoryWeight *
              Accesses(DL.getTypeStoreSize(LI->getType()), LI->getAlign().value());

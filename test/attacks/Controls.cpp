@@ -279,6 +279,42 @@ std::vector<Control> buildControls() {
     };
     add(std::move(c));
   }
+  {
+    // R8-F7: a dense switch (8 cases) in a loop; NVPTX's jump table (brx.idx) would
+    // be refused by the PTX validator, so this checks that the toolchain compiles
+    // without one and that the switch still computes the right thing.
+    const uint32_t n = 16384;
+    Control c = control("ctl_switch_interp",
+                        "a dense 8-case switch (bytecode interpreter, 16 instructions per "
+                        "thread): compiled without a jump table",
+                        "switch_interp", {n / 256}, {256});
+    c.buffers = {buf(64ull * n, I::RandomU32, 111), buf(4ull * n, I::RandomU32, 112),
+                 buf(4ull * n)};
+    c.args = {ctl(0), ctl(1), ctl(2), u32(n)};
+    c.verify = [n](const std::vector<Bytes> &in, const std::vector<Bytes> &out) {
+      auto prog = as<uint32_t>(in[0]), x = as<uint32_t>(in[1]), r = as<uint32_t>(out[2]);
+      for (uint32_t i = 0; i < n; ++i) {
+        uint32_t acc = x[i];
+        for (uint32_t pc = 0; pc < 16; ++pc) {
+          uint32_t ins = prog[i * 16 + pc], arg = ins >> 3;
+          switch (ins & 7) {
+          case 0: acc += arg; break;
+          case 1: acc ^= arg; break;
+          case 2: acc *= arg | 1; break;
+          case 3: acc = (acc << (arg & 31)) | (acc >> ((32 - (arg & 31)) & 31)); break;
+          case 4: acc -= arg; break;
+          case 5: acc += acc / ((arg & 0xFF) + 1); break;
+          case 6: acc = ~acc; break;
+          default: acc += uint32_t(__builtin_popcount(arg)); break;
+          }
+        }
+        if (r[i] != acc)
+          return mismatchU("out", i, r[i], acc);
+      }
+      return std::string();
+    };
+    add(std::move(c));
+  }
   return v;
 }
 

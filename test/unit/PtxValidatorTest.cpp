@@ -353,6 +353,28 @@ TEST(PtxValidator, RefusesCallsAndIndirectBranches) {
             std::string::npos);
 }
 
+// R8-F7: the toolchain compiles without jump tables, but the validator stays the
+// second line: NVPTX's jump table (a .branchtargets list and brx.idx), as llc-22
+// prints it, is refused at the list's line; brx.idx alone is refused above.
+TEST(PtxValidator, RefusesJumpTables) {
+  const std::string Table = "\t$L_brx_0: .branchtargets\n\t\t$L__BB0_2,\n\t\t$L__BB0_3;\n"
+                            "\tbrx.idx \t%r2, $L_brx_0;\n$L__BB0_2:\n\tbra.uni \t$L__BB0_3;\n"
+                            "$L__BB0_3:";
+  std::string ptx = module(Table);
+  auto v = validate(ptx, expectK());
+  ASSERT_TRUE(v.has_value()) << ptx;
+  EXPECT_NE(v->reason.find("directive '.branchtargets' is not allowed in a body"),
+            std::string::npos)
+      << v->describe();
+  EXPECT_EQ(v->line, lineOf(ptx, ".branchtargets")) << v->describe();
+  // Without the list, the indirect branch itself.
+  std::string NoList = module("\tbrx.idx \t%r2, $L_brx_0;\n$L_brx_0:");
+  auto w = validate(NoList, expectK());
+  ASSERT_TRUE(w.has_value()) << NoList;
+  EXPECT_NE(w->reason.find("indirect branches ('brx.idx') are not allowed"), std::string::npos)
+      << w->describe();
+}
+
 TEST(PtxValidator, RefusesParamSpaceWrites) {
   expectRefusedBody("st.param.b32 [k_param_0], %r1;", "writes to the parameter space");
   expectRefusedBody("st.param::entry.b32 [k_param_0], %r1;", "writes to the parameter space");

@@ -8,10 +8,13 @@
 #include "atoll/passes/StraightLine.h"
 #include "atoll/passes/HardeningReport.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "TestKernels.h"
 #include <gtest/gtest.h>
@@ -171,6 +174,91 @@ define ptx_kernel void @k(ptr %p) "nvvm.cluster_dim"="2,1,1" {
   EXPECT_NE(F->Message.find("directive '.explicitcluster' is not allowed on an entry"),
             std::string::npos)
       << F->Message;
+}
+
+// R8-F7: a dense switch (6 cases) is what NVPTX lowers to a jump table (brx.idx over
+// a .branchtargets list), which the validator refuses: ordinary kernels with a switch
+// could not load. The toolchain compiles every function with "no-jump-tables"="true",
+// overriding the input's "false", so the kernel compiles in both modes, passes the
+// validator, and its PTX has no indirect branch. The same module through the plain
+// NVPTX backend has the jump table: the input is one that needs the fix.
+const std::string DenseSwitch = withHeader(R"(
+define ptx_kernel void @sw(ptr %out, i32 %k, i32 %x) #0 {
+entry:
+  switch i32 %k, label %def [
+    i32 0, label %c0
+    i32 1, label %c1
+    i32 2, label %c2
+    i32 3, label %c3
+    i32 4, label %c4
+    i32 5, label %c5
+  ]
+c0:
+  %a0 = add i32 %x, 7
+  br label %done
+c1:
+  %a1 = mul i32 %x, %x
+  br label %done
+c2:
+  %a2 = xor i32 %x, 1515870810
+  br label %done
+c3:
+  %a3 = shl i32 %x, 3
+  br label %done
+c4:
+  %a4 = udiv i32 %x, 9
+  br label %done
+c5:
+  %a5 = sub i32 0, %x
+  br label %done
+def:
+  br label %done
+done:
+  %r = phi i32 [ %a0, %c0 ], [ %a1, %c1 ], [ %a2, %c2 ], [ %a3, %c3 ], [ %a4, %c4 ], [ %a5, %c5 ], [ 5, %def ]
+  store i32 %r, ptr %out
+  ret void
+}
+attributes #0 = { "no-jump-tables"="false" }
+)");
+
+TEST(ToolchainFinal, DenseSwitchCompilesWithoutJumpTable) {
+  // The plain backend (no toolchain) makes a jump table of this input.
+  {
+    LLVMContext Ctx;
+    auto M = parse(DenseSwitch, Ctx);
+    ASSERT_TRUE(!!M) << toString(M.takeError());
+    auto TM = Atoll::toolchain::detail::createTargetMachine(CompileOptions{});
+    ASSERT_TRUE(!!TM) << toString(TM.takeError());
+    SmallString<0> Raw;
+    raw_svector_ostream OS(Raw);
+    legacy::PassManager PM;
+    ASSERT_FALSE((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile));
+    PM.run(**M);
+    std::string RawPTX(Raw.str());
+    EXPECT_NE(RawPTX.find("brx.idx"), std::string::npos) << RawPTX;
+  }
+  // emitPTX alone (no optimisation, no passes): no jump table.
+  {
+    LLVMContext Ctx;
+    auto M = parse(DenseSwitch, Ctx);
+    ASSERT_TRUE(!!M) << toString(M.takeError());
+    auto PTX = emitPTX(**M, {});
+    ASSERT_TRUE(!!PTX) << toString(PTX.takeError());
+    EXPECT_EQ(PTX->find("brx"), std::string::npos) << *PTX;
+    EXPECT_EQ(PTX->find(".branchtargets"), std::string::npos) << *PTX;
+    EXPECT_EQ((*M)->getFunction("sw")->getFnAttribute("no-jump-tables").getValueAsString().str(),
+              "true");
+  }
+  // The whole toolchain, hardened, both modes: accepted by the validator.
+  for (auto Mode : {Atoll::ClampingMode::MaskBased, Atoll::ClampingMode::ModuloBased}) {
+    CompileOptions Opts;
+    Opts.Mode = Mode;
+    auto C = compileIR(DenseSwitch, Opts); // compile() validates
+    ASSERT_TRUE(!!C) << toString(C.takeError());
+    EXPECT_EQ(C->ptx.find("brx"), std::string::npos) << C->ptx;
+    EXPECT_EQ(C->ptx.find(".branchtargets"), std::string::npos) << C->ptx;
+    EXPECT_FALSE(Atoll::ptx::validate(C->ptx, expectationOf(*C)).has_value());
+  }
 }
 
 // R2-F2: the check after code generation. A hardened kernel whose cycle has no

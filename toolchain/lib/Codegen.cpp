@@ -72,6 +72,20 @@ Error disableSinkingPastPolls() {
                      "work past the cancel polls, so nothing is compiled");
   return Error::success();
 }
+
+/// No jump tables (found by review, R8-F7): NVPTX lowers a dense `switch` of 4+
+/// cases to `brx.idx` over a `.branchtargets` list, an indirect branch that the PTX
+/// validator refuses, so ordinary tenant kernels (a state machine, a switch on a
+/// small enum) could not load. Every function is compiled with the attribute
+/// "no-jump-tables"="true" (a switch becomes a tree of compares and branches). It
+/// is set here, after the passes and right before code generation, replacing
+/// whatever the tenant's bitcode said: an input "no-jump-tables"="false" cannot
+/// bring them back. The validator still refuses brx.idx (the second line).
+void forbidJumpTables(Module &M) {
+  for (Function &F : M)
+    if (!F.isDeclaration())
+      F.addFnAttr("no-jump-tables", "true");
+}
 } // namespace
 
 void initializeNVPTX() {
@@ -137,6 +151,7 @@ Expected<std::string> emitPTX(Module &M, const CompileOptions &Opts) {
   // R3-F4). Nothing of it is needed to run a kernel, so none of it is emitted
   // (and the PTX validator refuses .file, .loc and sections).
   StripDebugInfo(M);
+  forbidJumpTables(M);
 
   DiagnosticCollector Diags(M.getContext());
   SmallString<0> PTX;

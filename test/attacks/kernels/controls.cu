@@ -118,3 +118,28 @@ extern "C" __global__ void shared_generic_helper(const u32 *in, u32 *out) {
     out[blockIdx.x * 1024 + r * 32 + t] = v;
   }
 }
+
+// R8-F7: a dense switch, which NVPTX lowers to a jump table (brx.idx, refused by the
+// PTX validator) unless the toolchain compiles without jump tables. A tiny bytecode
+// interpreter: each thread runs its own 16-instruction program (opcode in the low 3
+// bits, argument above) on an accumulator seeded from x.
+extern "C" __global__ void switch_interp(const u32 *prog, const u32 *x, u32 *out, u32 n) {
+  u32 i = gtid();
+  if (i >= n) return;
+  u32 acc = x[i];
+  for (u32 pc = 0; pc < 16; ++pc) {
+    u32 ins = prog[i * 16 + pc];
+    u32 arg = ins >> 3;
+    switch (ins & 7) {
+    case 0: acc += arg; break;
+    case 1: acc ^= arg; break;
+    case 2: acc *= arg | 1; break;
+    case 3: acc = (acc << (arg & 31)) | (acc >> ((32 - (arg & 31)) & 31)); break;
+    case 4: acc -= arg; break;
+    case 5: acc += acc / ((arg & 0xFF) + 1); break;
+    case 6: acc = ~acc; break;
+    default: acc += __popc(arg); break;
+    }
+  }
+  out[i] = acc;
+}
