@@ -521,6 +521,12 @@ Result<CompilePool::Proc> CompilePool::take(Clock::time_point deadline, Claim *c
                      fmt::format("the idle compile workers stayed kept for the assemble steps "
                                  "of {} loads ahead of this one for {} ms",
                                  claims_, ms));
+      if (busy_ == 0 && consecutiveStartFailures_ > 0)
+        // No request holds a worker: the slots are workers that fail to start (the
+        // deadline came before the third failure), not a resource limit.
+        return Error(ErrorCode::CompileError,
+                     fmt::format("no compile worker could be started within {} ms: {}", ms,
+                                 lastStartError_));
       if (live_.load() >= config_.size)
         // Every slot held by other requests: a resource limit, not a slow worker.
         return Error(ErrorCode::CompileResources,
