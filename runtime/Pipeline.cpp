@@ -3,6 +3,7 @@
 // bounded wait, and the validated launch.
 #include "PipelineImpl.h"
 
+#include <cassert>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -716,6 +717,7 @@ Status PipelineImpl::launch(const Application &app, uint32_t index, const Launch
     statusDirty = false;
   }
   batchUsedFuel |= config.fuel != 0;
+  assert(pass.has_value()); // the DeviceActivity::LaunchPass taken above covers the kernel
   const CUresult r = state->api->cuLaunchKernel(
       fn, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
       config.block.z, config.dynamicSharedBytes, stream, pack.pointers(), nullptr);
