@@ -281,14 +281,14 @@ uint64_t WorkToExit::from(const Instruction &I, uint64_t Limit) const {
   return After == Unbounded ? Unbounded : Own + After;
 }
 
-/// The pointer operand, through casts and constant offsets, is Control.
-static bool addressesControl(const Value *P, const Value *Control) {
+bool addressesControl(const Value *P, const Value *Control, bool ConstantOffsets) {
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
     if (P == Control)
       return true;
     if (auto *C = dyn_cast<CastInst>(P))
       P = C->getOperand(0);
-    else if (auto *G = dyn_cast<GetElementPtrInst>(P); G && G->hasAllZeroIndices())
+    else if (auto *G = dyn_cast<GetElementPtrInst>(P);
+             G && (ConstantOffsets ? G->hasAllConstantIndices() : G->hasAllZeroIndices()))
       P = G->getPointerOperand();
     else if (auto *CE = dyn_cast<ConstantExpr>(P); CE && CE->isCast())
       P = CE->getOperand(0);
@@ -301,7 +301,7 @@ static bool addressesControl(const Value *P, const Value *Control) {
 bool isEntryRead(const Instruction &I, const Value *Control) {
   auto *LI = dyn_cast<LoadInst>(&I);
   return LI && !LI->isVolatile() && LI->getOrdering() == AtomicOrdering::Monotonic &&
-         addressesControl(LI->getPointerOperand(), Control);
+         addressesControl(LI->getPointerOperand(), Control, /*ConstantOffsets=*/false);
 }
 
 bool isEntryReadOrCompare(const Instruction &I, const Value *Control) {

@@ -87,22 +87,8 @@ namespace {
 /// (casts and constant offsets of it): a read of the control block.
 bool readsControl(const Instruction &I, const Argument *Control) {
   auto *LI = dyn_cast<LoadInst>(&I);
-  if (!LI || !LI->isVolatile())
-    return false;
-  const Value *P = LI->getPointerOperand();
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    if (P == Control)
-      return true;
-    if (auto *C = dyn_cast<CastInst>(P))
-      P = C->getOperand(0);
-    else if (auto *G = dyn_cast<GetElementPtrInst>(P); G && G->hasAllConstantIndices())
-      P = G->getPointerOperand();
-    else if (auto *CE = dyn_cast<ConstantExpr>(P); CE && CE->isCast())
-      P = CE->getOperand(0);
-    else
-      return false;
-  }
-  return false;
+  return LI && LI->isVolatile() &&
+         addressesControl(LI->getPointerOperand(), Control, /*ConstantOffsets=*/true);
 }
 
 } // namespace

@@ -99,6 +99,10 @@ inline bool endsWithinEntrySlack(uint64_t FreshBefore, uint64_t Rest, uint64_t E
   return Rest <= EntryBudget && FreshBefore + Rest <= EntryBudget + EntryBudget / 2;
 }
 
+/// P is Control through casts and GEPs: with zero indices only, or with any constant
+/// indices when ConstantOffsets (a field of the control block).
+bool addressesControl(const llvm::Value *P, const llvm::Value *Control, bool ConstantOffsets);
+
 /// The entry read, or a compare of it (weightless in the walk: IsFree).
 bool isEntryReadOrCompare(const llvm::Instruction &I, const llvm::Value *Control);
 
