@@ -264,17 +264,20 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     AtollDiagnostic D(name(), F, I, Reason);
     M.getContext().diagnose(D);
   };
-  // The mark of the pass's own bounded loops (abi.h) is never the tenant's to set.
+  // The marks of the pass's own bounded loops and charged work (abi.h) are never
+  // the tenant's to set.
   {
-    unsigned Kind = M.getContext().getMDKindID(ATOLL_BOUNDED_LOOP_MD);
     bool Marked = false;
-    for (Function &F : M)
-      for (Instruction &I : instructions(F))
-        if (I.getMetadata(Kind)) {
-          Refuse(F, &I, StateSpace::Unknown, AccessKind::Call,
-                 "metadata !" ATOLL_BOUNDED_LOOP_MD " is reserved for the passes");
-          Marked = true;
-        }
+    for (const char *Name : {ATOLL_BOUNDED_LOOP_MD, ATOLL_CHARGED_WORK_MD}) {
+      unsigned Kind = M.getContext().getMDKindID(Name);
+      for (Function &F : M)
+        for (Instruction &I : instructions(F))
+          if (I.getMetadata(Kind)) {
+            Refuse(F, &I, StateSpace::Unknown, AccessKind::Call,
+                   "metadata !" + Twine(Name) + " is reserved for the passes");
+            Marked = true;
+          }
+    }
     if (Marked) {
       Finish();
       return PreservedAnalyses::none();

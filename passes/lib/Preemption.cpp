@@ -21,6 +21,7 @@
 // hints, opaque clamps) sits in every hot loop (measured on the H200: counting it
 // made histogram 6x and libdevice math 3.5x slower).
 #include "Preemption.h"
+#include "Statistics.h"
 
 #include "atoll/abi.h"
 #include "atoll/passes/Cycles.h"
@@ -88,14 +89,15 @@ static cl::opt<unsigned> ChargeShift(
 static cl::opt<bool> NoCharge("atoll-preempt-no-charge", cl::init(false), cl::Hidden,
                               cl::desc("atoll-mem: check every loop on every edge (no charged loops)"));
 
-STATISTIC(NumCharges, "Charges of a loop's count in its preheader");
-STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
-STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
-STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
-STATISTIC(NumStraightPolls, "Polls put in straight-line code by its budget");
-STATISTIC(NumPrologueVotes, "Block votes the budget put before the shared zeroing (R8-F1)");
-STATISTIC(NumEntryChecks, "Entry checks (branches on the entry read) put in loop-free code");
-STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
+ATOLL_STATISTIC(NumCharges, "Charges of a loop's count in its preheader");
+ATOLL_STATISTIC(NumChecks, "Preemption checks inserted (one per cycle header)");
+ATOLL_STATISTIC(NumSleepPolls, "Polls right before a nanosleep");
+ATOLL_STATISTIC(NumEagerChecks, "Checks that read the cancel word on every edge");
+ATOLL_STATISTIC(NumStraightPolls, "Polls put in straight-line code by its budget");
+ATOLL_STATISTIC(NumPrologueVotes, "Block votes the budget put before the shared zeroing (R8-F1)");
+ATOLL_STATISTIC(NumChargeEntryChecks, "Entry checks before charged loops whose charge can pass half the entry budget (R8-F3)");
+ATOLL_STATISTIC(NumEntryChecks, "Entry checks (branches on the entry read) put in loop-free code");
+ATOLL_STATISTIC(NumExpandedMemIntrinsics, "Memory intrinsics expanded into IR loops (checked)");
 
 namespace Atoll {
 
@@ -668,8 +670,40 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     B.CreateStore(B.CreateSub(Left, Chunk), Fuel);
   };
 
-  for (const ChargeSite &CS : Charges)
-    CountedCheck(CS.Block->getTerminator(), CS.Amount);
+  // R8-F3: the counter starts at 2^K without waiting for the entry read, so a block
+  // that starts after a cancel ran a charged loop whole before its first poll (63
+  // iterations of 50 dependent loads: seconds to drain a big grid). Each charged
+  // loop is now fresh work to the entry budget: up to Light iterations (half the
+  // entry budget of work) it runs on, and the walk counts that much
+  // (ATOLL_CHARGED_WORK_MD, chargedWork) so that its entry checks come where the
+  // total passes the budget; a run-time charge above Light branches on the entry
+  // read first (a register test where the charge is light: histogram's charges of
+  // 1 never wait for the read, see docs/passes.md).
+  const uint64_t EntryWork = std::min<uint64_t>(EntryBudget, StraightBudget);
+  for (const ChargeSite &CS : Charges) {
+    Instruction *Term = CS.Block->getTerminator();
+    const uint64_t W = std::max<uint64_t>(CS.IterationWork, 1);
+    const uint64_t Light = std::min(CS.MaxAmount, EntryWork / 2 / W);
+    if (Light > 1)
+      Term->setMetadata(ATOLL_CHARGED_WORK_MD,
+                        MDNode::get(Ctx, ConstantAsMetadata::get(
+                                             ConstantInt::get(I64, (Light - 1) * W))));
+    if (CS.MaxAmount > Light) {
+      IRBuilder<> B(Term);
+      Instruction *At = Term;
+      if (Light > 0) {
+        Value *Heavy = B.CreateICmpUGT(CS.Amount, ConstantInt::get(CS.Amount->getType(), Light),
+                                       "atoll.charge.heavy");
+        At = SplitBlockAndInsertIfThen(Heavy, Term, false, Unlikely);
+        At->getParent()->setName("atoll.charge.heavy");
+      }
+      Instruction *T = SplitBlockAndInsertIfThen(Start.get(), At, false, Unlikely);
+      T->getParent()->setName("atoll.cancel.chargecheck");
+      ReplaceInstWithInst(T, BranchInst::Create(Leave));
+      ++NumChargeEntryChecks;
+    }
+    CountedCheck(Term, CS.Amount);
+  }
   NumCharges += Charges.size();
 
   if (TestSkipFirstCheck && !Sites.empty())

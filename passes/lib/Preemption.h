@@ -47,6 +47,7 @@ struct ChargeSite {
   llvm::BasicBlock *Block;
   llvm::Value *Amount;
   uint64_t MaxAmount;
+  uint64_t IterationWork; // one iteration at most, StraightLine.h units
 };
 
 /// PreemptionLoops.cpp: every innermost loop that is one cycle without inner

@@ -16,6 +16,7 @@
 // no wrap. Each charged loop is checked to be one cycle without inner cycles
 // (CycleInfo: an irreducible region inside a natural loop is not a loop to LoopInfo).
 #include "Preemption.h"
+#include "Statistics.h"
 
 #include "atoll/abi.h"
 #include "atoll/passes/StraightLine.h"
@@ -50,10 +51,11 @@
 using namespace llvm;
 using namespace llvm::PatternMatch;
 
-STATISTIC(NumChargedConstant, "Loops charged once with a constant count (no check inside)");
-STATISTIC(NumTightCharges, "Of those, charged a smaller run-time count (cut to the constant)");
-STATISTIC(NumVersioned, "Loops versioned: a copy without checks for counts up to the cap");
-STATISTIC(NumGridStride, "Of those, grid-stride loops matched with run-time wrap guards");
+ATOLL_STATISTIC(NumChargedConstant, "Loops charged once with a constant count (no check inside)");
+ATOLL_STATISTIC(NumTightCharges, "Of those, charged a smaller run-time count (cut to the constant)");
+ATOLL_STATISTIC(NumVersioned, "Loops versioned: a copy without checks for counts up to the cap");
+ATOLL_STATISTIC(NumGridStride, "Of those, grid-stride loops matched with run-time wrap guards");
+ATOLL_STATISTIC(NumNoWrapFacts, "No-wrap flags given back to the copies' increments, guarded");
 
 namespace Atoll {
 
@@ -308,11 +310,93 @@ Value *tighterCharge(Loop &L, ScalarEvolution &SE, uint64_t N, uint64_t Cap) {
   return nullptr;
 }
 
+/// An induction variable whose no-wrap facts the copy gets back, proven at run
+/// time: P = phi [S, preheader], [Inc, latch] with Inc = add P, C (C loop-invariant),
+/// at most 32 bits wide, whose increment the tenant marked nsw or nuw. dropLoopFlags
+/// takes those flags away (the count must not trust them); without them a 32-bit
+/// index's sign extension is no affine recurrence to strength reduction, and the copy
+/// recomputed `z * plane` with a 64-bit multiply per iteration where the build
+/// without checks adds a stride: stencil3d 1.040x on the H200 (session 8). The
+/// tenant's flag only says which fact to try; the guard decides.
+struct NoWrapIV {
+  PHINode *Phi;
+  BinaryOperator *Inc;
+  bool Signed, Unsigned; // nsw, nuw wanted
+};
+
+SmallVector<NoWrapIV, 2> collectNoWrapIVs(Loop &L) {
+  SmallVector<NoWrapIV, 2> IVs;
+  BasicBlock *PH = L.getLoopPreheader(), *Latch = L.getLoopLatch();
+  if (!PH || !Latch)
+    return IVs;
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    auto *Ty = dyn_cast<IntegerType>(Phi.getType());
+    auto *Inc = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
+    if (!Ty || Ty->getBitWidth() > 32 || Phi.getNumIncomingValues() != 2 || !Inc ||
+        Inc->getOpcode() != Instruction::Add || !L.contains(Inc))
+      continue;
+    Value *C = Inc->getOperand(0) == &Phi ? Inc->getOperand(1) : Inc->getOperand(0);
+    if ((Inc->getOperand(0) != &Phi && Inc->getOperand(1) != &Phi) || C == &Phi ||
+        !L.isLoopInvariant(C) || isa<UndefValue>(C) ||
+        isa<UndefValue>(Phi.getIncomingValueForBlock(PH)))
+      continue;
+    if (Inc->hasNoSignedWrap() || Inc->hasNoUnsignedWrap())
+      IVs.push_back({&Phi, Inc, Inc->hasNoSignedWrap(), Inc->hasNoUnsignedWrap()});
+  }
+  return IVs;
+}
+
+/// After dropLoopFlags: only the facts it took away need a guard (an increment off
+/// the exit slice keeps the tenant's flags in both loops, as the rest of the body).
+void keepDropped(SmallVectorImpl<NoWrapIV> &IVs) {
+  for (NoWrapIV &IV : IVs) {
+    IV.Signed &= !IV.Inc->hasNoSignedWrap();
+    IV.Unsigned &= !IV.Inc->hasNoUnsignedWrap();
+  }
+  erase_if(IVs, [](const NoWrapIV &IV) { return !IV.Signed && !IV.Unsigned; });
+}
+
+/// True (at run time, in the preheader) when no increment of the IVs wraps in the
+/// wanted signedness within Count (i64) increments: S + Count * C, exact in 64 bits
+/// (|S|, |C| < 2^32 and a Count that passes the versioning's cap, <= 2^20: no
+/// overflow), stays in the IV's range; the values between lie between S and it.
+/// A larger Count makes the guard meaningless, but then the versioning condition it
+/// is and-ed with is false.
+Value *noWrapGuard(IRBuilder<> &Bd, ArrayRef<NoWrapIV> IVs, Value *Count, BasicBlock *PH) {
+  Value *Ok = nullptr;
+  auto All = [&](Value *Cond) { Ok = Ok ? Bd.CreateAnd(Ok, Cond) : Cond; };
+  Type *W = Bd.getInt64Ty();
+  // The grid-stride count is poison for a step of 0 (ctlz): the versioning
+  // condition is false then, and must not become poison through this guard.
+  Count = Bd.CreateFreeze(Count);
+  for (const NoWrapIV &IV : IVs) {
+    Value *S = Bd.CreateFreeze(IV.Phi->getIncomingValueForBlock(PH));
+    Value *C = Bd.CreateFreeze(IV.Inc->getOperand(0) == IV.Phi ? IV.Inc->getOperand(1)
+                                                               : IV.Inc->getOperand(0));
+    const unsigned Bits = IV.Phi->getType()->getIntegerBitWidth();
+    if (IV.Signed) {
+      Value *SX = Bd.CreateSExt(S, W);
+      Value *CX = Bd.CreateSExt(C, W);
+      Value *End = Bd.CreateAdd(SX, Bd.CreateMul(Count, CX));
+      All(Bd.CreateICmpSGE(End, Bd.getInt64(APInt::getSignedMinValue(Bits).getSExtValue())));
+      All(Bd.CreateICmpSLE(End, Bd.getInt64(APInt::getSignedMaxValue(Bits).getSExtValue())));
+    }
+    if (IV.Unsigned) {
+      Value *SX = Bd.CreateZExt(S, W);
+      Value *CX = Bd.CreateZExt(C, W);
+      Value *End = Bd.CreateAdd(SX, Bd.CreateMul(Count, CX));
+      All(Bd.CreateICmpULE(End, Bd.getInt64(APInt::getMaxValue(Bits).getZExtValue())));
+    }
+  }
+  return Ok;
+}
+
 /// Versions L: in its preheader PH, Ok selects a clone without checks (marked
-/// bounded) whose preheader charges Amount(builder) iterations.
+/// bounded) whose preheader charges Amount(builder) iterations. The clone's
+/// increments of IVs get the no-wrap flags that Ok proved (noWrapGuard).
 void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
                  function_ref<Value *(IRBuilder<> &)> Amount, uint64_t MaxAmount,
-                 SmallVectorImpl<ChargeSite> &Charges) {
+                 uint64_t Work, ArrayRef<NoWrapIV> IVs, SmallVectorImpl<ChargeSite> &Charges) {
   BasicBlock *PH = L.getLoopPreheader();
   SmallVector<BasicBlock *, 4> Exits;
   L.getUniqueExitBlocks(Exits);
@@ -329,6 +413,17 @@ void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
   // 1.13x on the H200 (its unrolled schedule moves payload loads away from the link
   // loads they share a node with). llvm.loop.unroll.disable -> `.pragma "nounroll"`.
   Fast->setLoopAlreadyUnrolled();
+  for (const NoWrapIV &IV : IVs) {
+    auto *Inc = cast<BinaryOperator>(VMap[IV.Inc]);
+    if (IV.Signed) {
+      Inc->setHasNoSignedWrap(true);
+      ++NumNoWrapFacts;
+    }
+    if (IV.Unsigned) {
+      Inc->setHasNoUnsignedWrap(true);
+      ++NumNoWrapFacts;
+    }
+  }
   auto *FastPH = cast<BasicBlock>(VMap[OrigPH]);
   ReplaceInstWithInst(PH->getTerminator(), BranchInst::Create(FastPH, OrigPH, Ok));
   // LCSSA: every use outside the loop is a phi of a (dedicated) exit block.
@@ -349,7 +444,7 @@ void versionLoop(Loop &L, Value *Ok, LoopInfo &LI, DominatorTree &DT,
       Body.push_back(BB);
   markBounded(Body);
   IRBuilder<> Bd(FastPH->getTerminator());
-  Charges.push_back({FastPH, Amount(Bd), MaxAmount});
+  Charges.push_back({FastPH, Amount(Bd), MaxAmount, Work});
 }
 
 /// A convergent call (barrier, warp primitive): a copy of the loop would let threads
@@ -457,7 +552,8 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
       continue;
     // R5-F1: the charge bounds iterations, the time between polls needs work: a loop
     // is charged for at most ChargeWork / (work of one iteration) iterations.
-    const uint64_t Cap = std::min(MaxCap, ChargeWork / iterationWork(*L, Charges, MaxCap));
+    const uint64_t Work = iterationWork(*L, Charges, MaxCap);
+    const uint64_t Cap = std::min(MaxCap, ChargeWork / Work);
     if (Cap < 2)
       continue;
     // Screen with the tenant's flags (cheap), then drop them and ask again.
@@ -466,9 +562,12 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
       ScalarEvolution SE(F, TLI, AC, DT, LI);
       Candidate = !isa<SCEVCouldNotCompute>(SE.getSymbolicMaxBackedgeTakenCount(L));
     }
+    // Before any flag is dropped: which increments the tenant said do not wrap.
+    SmallVector<NoWrapIV, 2> IVs = collectNoWrapIVs(*L);
     if (Candidate) {
       if (!dropLoopFlags(*L))
         continue;
+      keepDropped(IVs);
       ScalarEvolution SE(F, TLI, AC, DT, LI);
       const SCEV *Max = SE.getConstantMaxBackedgeTakenCount(L);
       if (auto *C = dyn_cast<SCEVConstant>(Max); C && C->getAPInt().ult(Cap)) {
@@ -480,7 +579,7 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
         else
           Amount = ConstantInt::get(Type::getInt32Ty(F.getContext()), N);
         markBounded(L->getBlocks());
-        Charges.push_back({PH, Amount, N});
+        Charges.push_back({PH, Amount, N, Work});
         continue;
       }
       if (Outer || hasConvergentCall(*L))
@@ -494,10 +593,17 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
         Value *T = Bd.CreateFreeze(Exp.expandCodeFor(Sym, Sym->getType(), PH->getTerminator()),
                                    "atoll.tc");
         Value *Ok = Bd.CreateICmpULT(T, ConstantInt::get(T->getType(), Cap), "atoll.tc.ok");
+        // At most T + 1 increments (one per iteration, the exiting one included).
+        ArrayRef<NoWrapIV> Facts;
+        if (!IVs.empty() && T->getType()->getIntegerBitWidth() <= 64) {
+          Value *Incs = Bd.CreateAdd(Bd.CreateZExt(T, Bd.getInt64Ty()), Bd.getInt64(1));
+          Ok = Bd.CreateAnd(Ok, noWrapGuard(Bd, IVs, Incs, PH), "atoll.tc.ok");
+          Facts = IVs;
+        }
         ++NumVersioned;
         versionLoop(*L, Ok, LI, DT, [&](IRBuilder<> &B) {
           return B.CreateAdd(B.CreateZExtOrTrunc(T, B.getInt32Ty()), B.getInt32(1), "atoll.charge");
-        }, Cap, Charges);
+        }, Cap, Work, Facts, Charges);
         continue;
       }
     }
@@ -507,8 +613,20 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
     if (auto G = matchGridStride(*L, Cap, PH->getTerminator())) {
       ++NumVersioned;
       ++NumGridStride;
-      versionLoop(*L, G->Ok, LI, DT, [&](IRBuilder<> &B) { return gridStrideCount(B, *G); },
-                  Cap, Charges);
+      keepDropped(IVs);
+      if (IVs.empty()) {
+        versionLoop(*L, G->Ok, LI, DT, [&](IRBuilder<> &B) { return gridStrideCount(B, *G); },
+                    Cap, Work, {}, Charges);
+        continue;
+      }
+      // The count (at least the iterations, one increment each) bounds the guard, so
+      // it is computed before the choice.
+      IRBuilder<> Bd(PH->getTerminator());
+      Value *Count = gridStrideCount(Bd, *G);
+      Value *Ok = Bd.CreateAnd(
+          G->Ok, noWrapGuard(Bd, IVs, Bd.CreateZExt(Count, Bd.getInt64Ty()), PH),
+          "atoll.gridstride.ok");
+      versionLoop(*L, Ok, LI, DT, [&](IRBuilder<> &) { return Count; }, Cap, Work, IVs, Charges);
     }
   }
 }

@@ -7,6 +7,8 @@
 // generation refuse a kernel in which it does. docs/passes.md "Straight-line budget".
 #include "atoll/passes/StraightLine.h"
 
+#include "atoll/abi.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/DepthFirstIterator.h"
@@ -21,6 +23,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Metadata.h"
 
 using namespace llvm;
 
@@ -175,6 +178,16 @@ uint64_t straightWeight(const Instruction &I) {
   default:
     return Lanes;
   }
+}
+
+uint64_t chargedWork(const Instruction &I) {
+  if (!I.isTerminator())
+    return 0;
+  MDNode *N = I.getMetadata(ATOLL_CHARGED_WORK_MD);
+  if (!N || N->getNumOperands() != 1)
+    return 0;
+  auto *C = mdconst::dyn_extract<ConstantInt>(N->getOperand(0));
+  return C ? C->getZExtValue() : 0;
 }
 
 uint64_t walkWeight(const Instruction &I) {
@@ -399,17 +412,17 @@ uint64_t walkStraightRuns(Function &F, function_ref<bool(const Instruction &)> I
         // it would count while the path is still fresh (R7-F9).
         if (IsFree && IsFree(I))
           continue;
-        uint64_t W = walkWeight(I);
-        if (!W)
+        uint64_t W = walkWeight(I), WF = W + chargedWork(I);
+        if (!WF)
           continue;
         Instruction *Prev = I.getPrevNode();
-        if (Visit(I, Run + W, IsFresh ? FreshRun + W : 0) && I.getParent() != Cur) {
+        if (Visit(I, Run + W, IsFresh ? FreshRun + WF : 0) && I.getParent() != Cur) {
           Tail = I.getParent();
           It = Prev ? std::next(Prev->getIterator()) : Cur->begin(); // the poll
           continue;
         }
         Run += W;
-        FreshRun += W;
+        FreshRun += WF;
         Max = std::max(Max, Run);
       }
       if (!Tail)

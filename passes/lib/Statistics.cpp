@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #define DEBUG_TYPE "atoll-mem"
 
@@ -43,6 +44,11 @@ ALWAYS_ENABLED_STATISTIC(NumUnknownRefused, "Unknown-space instructions refused"
 namespace Atoll {
 
 namespace {
+std::vector<TrackingStatistic *> &listed() {
+  static std::vector<TrackingStatistic *> L;
+  return L;
+}
+
 TrackingStatistic *const Outcomes[][NumOutcomes] = {
     {&NumGlobalConfined, &NumGlobalProven, &NumGlobalRefused},
     {&NumSharedConfined, &NumSharedProven, &NumSharedRefused},
@@ -57,12 +63,12 @@ TrackingStatistic *const Outcomes[][NumOutcomes] = {
 // in LLVM's format. At exit, not at the end of the pass: opt exits at the first
 // error diagnostic, and a refused module must still show its counts.
 void printAtExit() {
-  TrackingStatistic *All[1 + std::size(Outcomes) * NumOutcomes];
-  unsigned N = 0, Width = 1;
-  All[N++] = &NumClamps;
+  std::vector<TrackingStatistic *> All{&NumClamps};
   for (auto &Row : Outcomes)
     for (TrackingStatistic *S : Row)
-      All[N++] = S;
+      All.push_back(S);
+  All.insert(All.end(), listed().begin(), listed().end());
+  unsigned Width = 1;
   for (TrackingStatistic *S : All)
     Width = std::max<unsigned>(Width, std::to_string(S->getValue()).size());
   raw_ostream &OS = errs();
@@ -94,6 +100,11 @@ void countOutcome(const AccessRecord &R) {
 }
 
 void countClamp() { ++NumClamps; }
+
+bool listStatistic(TrackingStatistic &S) {
+  listed().push_back(&S);
+  return true;
+}
 
 void enableStatisticsOutput() {
 #if !LLVM_ENABLE_STATS

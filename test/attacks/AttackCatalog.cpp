@@ -711,6 +711,31 @@ std::vector<Attack> buildAttacks() {
              "start after it vote and leave before zeroing, so the grid ends within the cancel "
              "deadline";
   }
+  // R8-F3 (found by review): a charged loop of 63 iterations (under the first poll
+  // interval, so its charge never polled) of 55 dependent loads ran whole in every
+  // block that started after the cancel. 2^22 blocks x 512 threads: seconds
+  // uncancelled (charged_chase_natural); a charge that can pass half the entry budget
+  // now branches on the entry read first, so those blocks leave before the loop.
+  {
+    Attack &a = add(contained("charged_chase", "timeout", "drain_review8",
+                              "R8-F3: a charged loop (63 x 55 dependent loads, no poll inside), "
+                              "2^22 blocks x 512 threads",
+                              {L("charged_chase", {atkA(), atkB()}, {1u << 22}, {512})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; the blocks "
+             "that start after it leave at the entry check before the charged loop, so the "
+             "grid ends within the cancel deadline with the victim intact";
+    Attack &n = add(contained("charged_chase_natural", "timeout", "drain_review8",
+                              "charged_chase's grid uncancelled: how long it runs without a "
+                              "cancel (= without the entry check)",
+                              {L("charged_chase", {atkA(), atkB()}, {1u << 22}, {512})}));
+    n.showTime = true;
+    n.runLimitMs = 55000; // RuntimeOptions::maxTimeout is 60 s
+    n.minRunMs = 1500;
+    n.note = "ends on its own; it must run at least 1500 ms (timeout 500 + cancelDeadline "
+             "1000), or charged_chase would pass without its entry check";
+  }
   neverEnds("spin_barrier", "spin_barrier",
             "every thread meets at __syncthreads() in each spin iteration", {atkB()}, {4},
             {256});

@@ -83,7 +83,8 @@ exit:
 ; CHECK:       loop.ph.atoll.fast:
 ; CHECK:         [[T:%.*]] = trunc i64 %atoll.tc to i32
 ; CHECK-NEXT:    %atoll.charge = add i32 [[T]], 1
-; CHECK-NEXT:    %atoll.poll.next = sub i32 %{{.*}}, %atoll.charge
+; CHECK-NEXT:    %atoll.charge.heavy = icmp ugt i32 %atoll.charge,
+; CHECK:         %atoll.poll.next = sub i32 %{{.*}}, %atoll.charge
 ; CHECK:       loop.atoll.fast:
 ; CHECK:         br i1 %c.atoll.fast, label %loop.atoll.fast, label %exit, !llvm.loop !{{[0-9]+}}, !atoll.bounded
 ; CHECK:       loop.ph:
@@ -284,7 +285,8 @@ exit:
 ; CHECK:         call i64 @llvm.ctlz.i64(i64 {{%.*}}, i1 true)
 ; CHECK:         lshr i64
 ; CHECK:         %atoll.charge = select i1
-; CHECK-NEXT:    %atoll.poll.next{{[0-9]*}} = sub i32 %{{.*}}, %atoll.charge
+; CHECK-NEXT:    %atoll.charge.heavy{{[0-9]*}} = icmp ugt i32 %atoll.charge,
+; CHECK:         %atoll.poll.next{{[0-9]*}} = sub i32 %{{.*}}, %atoll.charge
 ; CHECK:       loop.atoll.fast:
 ; CHECK:         !atoll.bounded
 ; CHECK:       loop.atoll.backedge:

@@ -74,11 +74,19 @@ exit:
 }
 
 ; The reviewer's probe (gs_samesign.ll): the grid-stride copy keeps no flag of the
-; exit slice; the checked original (with its poll) runs when the guards fail.
+; tenant's (samesign is gone); its increment gets nuw and nsw back only under their
+; own run-time guards (preempt-nowrap-copy.ll), each in its own signedness; the
+; checked original (with its poll) runs when any guard fails.
 ; CHECK-LABEL: define ptx_kernel void @gs_samesign(
-; CHECK:         %atoll.gridstride.ok =
+; CHECK:         icmp sle i64 %{{.*}}, 4294967295
+; CHECK:         [[SEND:%.*]] = add i64 %{{.*}}, %{{.*}}
+; CHECK-NEXT:    icmp sge i64 [[SEND]], -2147483648
+; CHECK:         icmp sle i64 [[SEND]], 2147483647
+; CHECK:         [[UEND:%.*]] = add i64 %{{.*}}, %{{.*}}
+; CHECK-NEXT:    icmp ule i64 [[UEND]], 4294967295
+; CHECK:         %atoll.gridstride.ok{{[0-9]*}} = and i1
 ; CHECK:       loop.atoll.fast:
-; CHECK:         %i.next.atoll.fast = add i32 %i.atoll.fast, %s
+; CHECK:         %i.next.atoll.fast = add nuw nsw i32 %i.atoll.fast, %s
 ; CHECK-NEXT:    %c.atoll.fast = icmp ult i32 %i.next.atoll.fast, %b
 ; CHECK:       loop.atoll.backedge:
 ; CHECK:         load volatile i32, ptr addrspace(1) %atoll.ctrl

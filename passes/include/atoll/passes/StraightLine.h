@@ -39,6 +39,12 @@ constexpr uint64_t DefaultEntryBudget = 64 * StraightMemoryWeight;
 /// control block that IsPoll names).
 uint64_t straightWeight(const llvm::Instruction &I);
 
+/// The work a charged loop may run beyond its first iteration before its thread
+/// consults the cancel word: ATOLL_CHARGED_WORK_MD on the branch into the loop (0
+/// elsewhere). Fresh runs count it (the entry budget, R8-F3); runs between polls do
+/// not (the loop's charge bounds those).
+uint64_t chargedWork(const llvm::Instruction &I);
+
 /// The weight the walk charges for I: straightWeight, except that a phi's copies
 /// are charged to its predecessors' terminators (the largest over the successors),
 /// where a poll can go (R7-F8).
