@@ -53,11 +53,6 @@
  * generation accepts a cycle without a preemption check only when it carries this;
  * input carrying it is refused. */
 #define ATOLL_BOUNDED_LOOP_MD "atoll.bounded"
-/* Instruction metadata (kind name) that atoll-mem puts on the branch into a charged
- * loop: !{i64 N}, the work (straight-line units) the loop may run beyond its first
- * iteration before the thread consults the cancel word, counted by every walk of
- * fresh work (the entry budget, R8-F3). Reserved like ATOLL_BOUNDED_LOOP_MD. */
-#define ATOLL_CHARGED_WORK_MD "atoll.charged.work"
 #define ATOLL_MODE_MASK "mask-based"
 #define ATOLL_MODE_MODULO "modulo-based"
 

@@ -14,10 +14,12 @@
 
 #include "atoll/abi.h"
 #include "atoll/passes/Diagnostics.h"
+#include "atoll/passes/StraightLine.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +28,9 @@
 #define DEBUG_TYPE "atoll-mem"
 
 using namespace llvm;
+
+ATOLL_STATISTIC(NumAssumesDropped,
+                "llvm.assume calls dropped before hardening (R9-F1: -O2 makes them again)");
 
 namespace Atoll {
 
@@ -283,6 +288,17 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
       return PreservedAnalyses::none();
     }
   }
+  // R9-F1 (found by review): the toolchain's -O2 runs after atoll-strip-facts and
+  // turns a tenant's branch to `unreachable` back into an llvm.assume, which the
+  // loop counts' ScalarEvolution believed: a copy without checks that never ended,
+  // a constant charge of 99 for 2^32 iterations. An assumption generates no code;
+  // every one goes before anything here reads the module.
+  for (Function &F : M)
+    for (Instruction &I : make_early_inc_range(instructions(F)))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::assume) {
+        II->eraseFromParent();
+        ++NumAssumesDropped;
+      }
   if (!refuseNonCallFunctionUses(M, Kernels, Refuse) || !inlineAllCalls(M, Kernels, Refuse)) {
     Finish();
     return PreservedAnalyses::none();

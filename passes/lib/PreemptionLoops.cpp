@@ -32,6 +32,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Metadata.h"
@@ -511,6 +512,11 @@ void chargeBoundedLoops(Function &F, unsigned CapShift, SmallVectorImpl<ChargeSi
   F.removeFnAttr(Attribute::WillReturn);
   if (F.mustProgress() || F.willReturn())
     return;
+  // R9-F1: an assumption is a fact the counts would believe (atoll-mem drops every
+  // one first); should one still be here, nothing is charged (deny by default).
+  for (Instruction &I : instructions(F))
+    if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::assume)
+      return;
   TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
   TargetLibraryInfo TLI(TLII, &F);
   SmallPtrSet<BasicBlock *, 16> Seen; // headers looked at (originals and copies)

@@ -830,6 +830,29 @@ std::vector<Attack> buildAttacks() {
     a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; it must end "
              "(the pipeline is not wedged) with the victim intact";
   }
+  // R9-F1 (found by review): a promise made as a branch to `unreachable` becomes an
+  // llvm.assume in the toolchain's -O2 (after atoll-strip-facts), which the loop
+  // counts believed: a copy without checks that an odd n never ends, a charge of 99
+  // for 2^32 - 1 iterations. atoll-mem drops every assumption before it counts.
+  {
+    Attack &a = add(contained("spin_assume_even", "timeout", "assume_review9",
+                              "R9-F1: `if (n & 1) unreachable; for (i = 0; i != n; i += 2)` "
+                              "with n = 3 (the assume made the loop a copy without checks)",
+                              {L("spin_assume_even", {atkB(), u32(3)}, {1}, {32})}));
+    a.timeoutMs = 500;
+    a.neverEnds = true;
+    a.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel; before the "
+             "fix nothing could stop it";
+    Attack &b = add(contained("spin_assume_below", "timeout", "assume_review9",
+                              "R9-F1: `if (n >= 100) unreachable; for (i = 0; i + 1 < n; i++)` "
+                              "with n = 2^32 - 1 (charged 99 for 2^32 - 1 iterations)",
+                              {L("spin_assume_below", {atkB(), u32(0xFFFFFFFFu)}, {1056},
+                                 {256})}));
+    b.timeoutMs = 500;
+    b.neverEnds = true;
+    b.note = "synchronize() returns Timeout after ~500 ms and cancels the kernel (2^32 "
+             "register iterations per thread take minutes)";
+  }
   neverEndsIn("spin_memset_runtime_length", "memset_forever", "memset_forever",
               "every thread memsets 2^64-1 bytes (cut to the arena window) byte by byte, "
               "1056 blocks x 256 threads",

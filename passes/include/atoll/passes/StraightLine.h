@@ -39,6 +39,12 @@ constexpr uint64_t DefaultEntryBudget = 64 * StraightMemoryWeight;
 /// control block that IsPoll names).
 uint64_t straightWeight(const llvm::Instruction &I);
 
+/// Instruction metadata (kind name) that atoll-mem puts on the branch into a charged
+/// loop: !{i64 N}, the work the loop may run beyond its first iteration before the
+/// thread consults the cancel word (R8-F3). Reserved for the passes, like
+/// ATOLL_BOUNDED_LOOP_MD (abi.h): input carrying it is refused.
+#define ATOLL_CHARGED_WORK_MD "atoll.charged.work"
+
 /// The work a charged loop may run beyond its first iteration before its thread
 /// consults the cancel word: ATOLL_CHARGED_WORK_MD on the branch into the loop (0
 /// elsewhere). Fresh runs count it (the entry budget, R8-F3); runs between polls do
