@@ -13,8 +13,9 @@
 // (oom_score_adj 1000, set by the worker before it reads a request).
 //
 // Refill: while a load is in flight, a freed slot is refilled only when a worker is
-// needed (a waiting request, an open claim, the warm floor); the others once no load
-// is in flight, so that worker starts do not compete with a burst's compiles
+// needed (a waiting request, an open claim, the warm floor), or ahead of need when the
+// warm workers are fewer than the loads in flight and a core is spare; the others once
+// no load is in flight, so that worker starts do not compete with a burst's compiles
 // (PoolConfig::warmFloor).
 #pragma once
 
@@ -50,12 +51,15 @@ struct PoolConfig {
   /// While a load is in flight (a request inside run(), or a load holding an
   /// Activity), a replacement starts only when it is needed: while the idle and
   /// starting workers are fewer than the requests waiting for a worker, plus the
-  /// open claims (Claim), plus this floor; or on a spare core (with cpuSlots: loads
-  /// in flight + starting workers < cpuSlots). Otherwise the free slots stay empty
-  /// until no load is in flight, and then every one is refilled: the starts (exec,
-  /// LLVM init, the nvJitLink dlopen, a warm-up compilation) do not compete for the
-  /// cores with the compiles of the burst that freed the slots, and a request that
-  /// arrives during the burst still finds up to `warmFloor` warm workers.
+  /// open claims (Claim), plus this floor. Ahead of need (with cpuSlots), only while
+  /// they are also fewer than the waiting requests, the open claims and the loads in
+  /// flight (the next request of each), and a core is spare with one to spare
+  /// (loads in flight + starting workers + 1 < cpuSlots). Otherwise the free slots
+  /// stay empty until no load is in flight, and then every one is refilled: the
+  /// starts (exec, LLVM init, the nvJitLink dlopen, a warm-up compilation) do not
+  /// compete for the cores with the compiles of the burst that freed the slots, and
+  /// a request that arrives during the burst still finds up to `warmFloor` warm
+  /// workers.
   size_t warmFloor = 2;
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
@@ -249,8 +253,8 @@ private:
   size_t busy_ = 0;
   size_t claims_ = 0; // effective Claims (take() keeps that many idle workers for them)
   /// Loads (Activity) and requests (inside run()) in flight: while either is > 0,
-  /// replacements start only when needed (PoolConfig::warmFloor) or on a core that
-  /// none of them uses (the larger of the two counts against cpuSlots).
+  /// replacements start only when needed (PoolConfig::warmFloor) or ahead of need on
+  /// a spare core (the larger of the two counts as the loads in flight).
   size_t loads_ = 0, requests_ = 0;
   /// Requests in take() that found no worker available to them, less those that
   /// hold an effective claim (counted in claims_).

@@ -482,34 +482,73 @@ TEST(CompilePool, AWaitingRequestGetsAReplacementDuringTheBurst) {
   EXPECT_LE(pool->stats().peakLive, 3u);
 }
 
-// With cpuSlots, a replacement that no request needs may still start during a burst
-// on a core that no load in flight uses (loads + starting workers < cpuSlots): a
-// steady stream of loads keeps the pool warm. With every core used by a load in
-// flight, it waits.
-TEST(CompilePool, ASpareCoreLetsAReplacementStartDuringALoad) {
-  for (size_t cores : {size_t(1), size_t(2)}) {
+// Ahead of need (cpuSlots set), a replacement starts during a burst only while the
+// warm supply is short of the loads in flight: a burst that the idle workers cover
+// starts nothing, however many cores are free (the H200's N = 16 burst on 16 cores
+// with 32 workers counted 15 starts under the earlier spare-core rule); once fewer
+// workers are idle than loads are in flight, a free core starts one.
+TEST(CompilePool, IdleWorkersThatCoverTheLoadsStartNothingAheadOfNeed) {
+  PoolConfig c = fakeConfig(4);
+  c.warmFloor = 0;
+  c.cpuSlots = 16; // plenty of spare cores
+  c.timeout = std::chrono::milliseconds(2500);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  std::thread hang([&] { (void)runMode(*pool, "hang"); }); // one load in flight
+  ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
+  // A request comes and goes (two loads in flight, two idle workers): its slot frees,
+  // two workers stay idle for the one load left.
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(pool->stats().started, 4u) << "a start ahead of need while the idle workers "
+                                          "covered the loads in flight";
+  EXPECT_EQ(pool->stats().startedDuringLoads, 0u);
+  EXPECT_EQ(pool->warm(), 2u);
+  // The next one leaves one idle worker for two loads in flight: short of one, and
+  // cores are free: one start (and only one).
+  ASSERT_TRUE(runMode(*pool, "ok").ok());
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(pool->stats().started, 5u);
+  EXPECT_EQ(pool->stats().startedDuringLoads, 1u);
+  EXPECT_EQ(pool->warm(), 2u);
+  hang.join();
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+  EXPECT_EQ(pool->stats().started, 7u);
+  EXPECT_LE(pool->stats().peakLive, 4u);
+}
+
+// A start ahead of need also leaves a core to spare: with the supply short (two loads
+// in flight, no worker idle), it starts when loads + starting workers + 1 < cpuSlots
+// (4 cores), and not when the loads take every core but one (3 cores): a start holds
+// its core for far longer than a load.
+TEST(CompilePool, AStartAheadOfNeedLeavesACoreToSpare) {
+  for (size_t cores : {size_t(3), size_t(4)}) {
     SCOPED_TRACE("cpuSlots " + std::to_string(cores));
-    PoolConfig c = fakeConfig(4);
+    PoolConfig c = fakeConfig(3);
     c.warmFloor = 0;
     c.cpuSlots = cores;
     c.timeout = std::chrono::milliseconds(2000);
     auto pool = warmPool(c);
     ASSERT_TRUE(pool);
-    std::thread hang([&] { (void)runMode(*pool, "hang"); }); // one load in flight
-    ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
-    ASSERT_TRUE(runMode(*pool, "ok").ok());
-    if (cores == 2) {
-      // One core is free once the request has returned: its slot refills at once.
-      EXPECT_TRUE(eventually([&] { return pool->stats().started == 5; }));
-      EXPECT_TRUE(eventually([&] { return pool->warm() == 3; }));
+    std::thread hang1([&] { (void)runMode(*pool, "hang"); }); // two loads in flight
+    std::thread hang2([&] { (void)runMode(*pool, "hang"); });
+    ASSERT_TRUE(eventually([&] { return pool->warm() == 1; }));
+    ASSERT_TRUE(runMode(*pool, "ok").ok()); // the last idle worker: its slot frees
+    if (cores == 4) {
+      EXPECT_TRUE(eventually([&] { return pool->stats().started == 4; }));
+      EXPECT_TRUE(eventually([&] { return pool->warm() == 1; }));
       EXPECT_EQ(pool->stats().startedDuringLoads, 1u);
     } else {
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
-      EXPECT_EQ(pool->stats().started, 4u) << "a start took the only core of a load";
-      EXPECT_EQ(pool->warm(), 2u);
+      EXPECT_EQ(pool->stats().started, 3u) << "a start ahead of need took the last spare core";
+      EXPECT_EQ(pool->stats().startedDuringLoads, 0u);
+      EXPECT_EQ(pool->warm(), 0u);
     }
-    hang.join();
-    EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+    hang1.join();
+    hang2.join();
+    EXPECT_TRUE(eventually([&] { return pool->warm() == 3; }));
+    EXPECT_LE(pool->stats().peakLive, 3u);
   }
 }
 
