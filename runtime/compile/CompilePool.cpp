@@ -319,22 +319,23 @@ void CompilePool::refillLoop() {
       //    loads keeps its next workers warm, while a burst that the idle workers
       //    cover, such as N <= 16 loads on the 32 workers of a 16-core machine,
       //    starts nothing);
-      //  - a core is spare with one to spare (loads + starting workers + 1 <
-      //    cpuSlots): a start holds its core for far longer than a load (a mean of
-      //    66-180 ms from exec to Ready in the H200's compile runs, against about
-      //    20 ms for a load), so
-      //    one core stays free for the service's own work and the next load; with
-      //    one load per core, nothing starts.
-      // The H200 counted 15 starts during a burst of 16 loads on 16 cores under the
-      // earlier rule (spare core alone, loads + starting < cpuSlots: the loads that
-      // ended first freed slots and cores for starts that then ran next to the
-      // burst's last compiles), and a scaling efficiency of 0.62.
+      //  - a core is spare (loads + starting workers < cpuSlots).
+      // A start holds its core for far longer than a load (a mean of 66-180 ms from
+      // exec to Ready in the H200's compile runs, against about 20 ms for a load), so
+      // a core spare now is no reason to start: the H200 counted 15 starts during a
+      // burst of 16 loads on 16 cores under the spare-core test alone (the loads that
+      // ended first freed slots and cores, and the starts then ran next to the
+      // burst's last compiles; scaling efficiency 0.62). A short supply is: without
+      // a start, the next load waits for one (a whole start on its critical path).
+      // (Also keeping a second core spare starved a stream of back-to-back loads on
+      // 2 cores: no start ahead of need at all, and 12 of 16 loads one at a time
+      // waited for a start.)
       const size_t loads = std::max(loads_, requests_);
       const bool inFlight = loads > 0;
       auto needed = [&] {
         const size_t supply = idle_.size() + starting.size();
         return !inFlight || supply < waiting_ + claims_ + config_.warmFloor ||
-               (config_.cpuSlots != 0 && loads + starting.size() + 1 < config_.cpuSlots &&
+               (config_.cpuSlots != 0 && loads + starting.size() < config_.cpuSlots &&
                 supply < waiting_ + claims_ + loads);
       };
       while (!backoff && live_.load() < config_.size &&

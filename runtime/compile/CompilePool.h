@@ -53,8 +53,8 @@ struct PoolConfig {
   /// starting workers are fewer than the requests waiting for a worker, plus the
   /// open claims (Claim), plus this floor. Ahead of need (with cpuSlots), only while
   /// they are also fewer than the waiting requests, the open claims and the loads in
-  /// flight (the next request of each), and a core is spare with one to spare
-  /// (loads in flight + starting workers + 1 < cpuSlots). Otherwise the free slots
+  /// flight (the next request of each), and a core is spare (loads in flight +
+  /// starting workers < cpuSlots). Otherwise the free slots
   /// stay empty until no load is in flight, and then every one is refilled: the
   /// starts (exec, LLVM init, the nvJitLink dlopen, a warm-up compilation) do not
   /// compete for the cores with the compiles of the burst that freed the slots, and
