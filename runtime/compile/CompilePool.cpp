@@ -313,30 +313,30 @@ void CompilePool::refillLoop() {
       // parallel loads under the earlier reserve rule, and a scaling efficiency of
       // 0.48-0.76 at N = 16 against 0.86-1.08 at N <= 8).
       // Ahead of need, a replacement starts during loads only when both hold:
-      //  - the warm supply is short: fewer idle and starting workers than the waiting
-      //    requests, the open claims and one more request per load in flight (what
-      //    the loads in flight take if each is followed by another one: a stream of
-      //    loads keeps its next workers warm, while a burst that the idle workers
-      //    cover, such as N <= 16 loads on the 32 workers of a 16-core machine,
-      //    starts nothing);
+      //  - the warm supply is short of the demand: fewer idle and starting workers
+      //    than the waiting requests and the open claims plus the larger of the
+      //    loads in flight and the requests that arrived within the last start time
+      //    (PoolConfig::demandWindow): what the loads take while a start now is on
+      //    its way. A stream of loads keeps that many workers warm or starting; a
+      //    burst that the idle workers cover, such as N <= 16 loads on the 32
+      //    workers of a 16-core machine, starts nothing, however many of its loads
+      //    have ended;
       //  - a core is spare (loads + starting workers < cpuSlots).
       // A start holds its core for far longer than a load (a mean of 66-180 ms from
       // exec to Ready in the H200's compile runs, against about 20 ms for a load), so
-      // a core spare now is no reason to start: the H200 counted 15 starts during a
-      // burst of 16 loads on 16 cores under the spare-core test alone (the loads that
-      // ended first freed slots and cores, and the starts then ran next to the
-      // burst's last compiles; scaling efficiency 0.62). A short supply is: without
-      // a start, the next load waits for one (a whole start on its critical path).
-      // (Also keeping a second core spare starved a stream of back-to-back loads on
-      // 2 cores: no start ahead of need at all, and 12 of 16 loads one at a time
-      // waited for a start.)
+      // a core spare now is no reason to start by itself: the H200 counted 15 starts
+      // during a burst of 16 loads on 16 cores under the spare-core test alone (the
+      // loads that ended first freed slots and cores, and the starts then ran next
+      // to the burst's last compiles; scaling efficiency 0.62). A short supply is:
+      // without a start, a load of the stream waits for a whole one.
       const size_t loads = std::max(loads_, requests_);
       const bool inFlight = loads > 0;
+      const size_t recent = recentRequests(Clock::now());
       auto needed = [&] {
         const size_t supply = idle_.size() + starting.size();
         return !inFlight || supply < waiting_ + claims_ + config_.warmFloor ||
                (config_.cpuSlots != 0 && loads + starting.size() < config_.cpuSlots &&
-                supply < waiting_ + claims_ + loads);
+                supply < waiting_ + claims_ + std::max(loads, recent));
       };
       while (!backoff && live_.load() < config_.size &&
              (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots) && needed()) {
@@ -455,6 +455,21 @@ CompilePool::Claim CompilePool::claim() { return Claim(this); }
 void CompilePool::enter(bool load) {
   std::lock_guard lock(mutex_);
   (load ? loads_ : requests_)++;
+  if (!load) {
+    arrivals_.push_back(Clock::now());
+    (void)recentRequests(arrivals_.back());
+  }
+}
+
+size_t CompilePool::recentRequests(Clock::time_point now) {
+  auto window = config_.demandWindow;
+  if (window.count() <= 0)
+    window = stats_.ready ? std::chrono::milliseconds(stats_.startMicros / stats_.ready / 1000)
+                          : std::chrono::milliseconds(100);
+  window = std::clamp(window, std::chrono::milliseconds(1), std::chrono::milliseconds(60000));
+  while (!arrivals_.empty() && now - arrivals_.front() > window)
+    arrivals_.pop_front();
+  return arrivals_.size();
 }
 
 void CompilePool::leave(bool load) {

@@ -14,7 +14,8 @@
 //
 // Refill: while a load is in flight, a freed slot is refilled only when a worker is
 // needed (a waiting request, an open claim, the warm floor), or ahead of need when the
-// warm workers are fewer than the loads in flight and a core is spare; the others once
+// warm workers are fewer than the loads in flight or the requests of the last start
+// time and a core is spare; the others once
 // no load is in flight, so that worker starts do not compete with a burst's compiles
 // (PoolConfig::warmFloor).
 #pragma once
@@ -52,8 +53,9 @@ struct PoolConfig {
   /// Activity), a replacement starts only when it is needed: while the idle and
   /// starting workers are fewer than the requests waiting for a worker, plus the
   /// open claims (Claim), plus this floor. Ahead of need (with cpuSlots), only while
-  /// they are also fewer than the waiting requests, the open claims and the loads in
-  /// flight (the next request of each), and a core is spare (loads in flight +
+  /// they are also fewer than the waiting requests and the open claims plus the
+  /// larger of the loads in flight and the requests of the last `demandWindow` (the
+  /// demand while a start is on its way), and a core is spare (loads in flight +
   /// starting workers < cpuSlots). Otherwise the free slots
   /// stay empty until no load is in flight, and then every one is refilled: the
   /// starts (exec, LLVM init, the nvJitLink dlopen, a warm-up compilation) do not
@@ -61,6 +63,10 @@ struct PoolConfig {
   /// a request that arrives during the burst still finds up to `warmFloor` warm
   /// workers.
   size_t warmFloor = 2;
+  /// The window of recent requests for a start ahead of need (above); 0 = the mean
+  /// time of this pool's starts from exec to Ready (100 ms before the first), at
+  /// least 1 ms, at most 60 s. Tests set it.
+  std::chrono::milliseconds demandWindow{0};
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
   /// Largest compile answer (PTX, signatures) and largest assemble answer (cubin;
@@ -228,6 +234,9 @@ private:
   /// A load (Activity) or a request (run()) enters or leaves the count in flight.
   void enter(bool load);
   void leave(bool load);
+  /// Requests that entered run() within the demand window before `now` (under the
+  /// lock; forgets older ones).
+  size_t recentRequests(Clock::time_point now);
   Result<Response> runOn(const Request &request, const Admit &admit, Claim *claim,
                          Claim *handOver);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
@@ -256,6 +265,8 @@ private:
   /// replacements start only when needed (PoolConfig::warmFloor) or ahead of need on
   /// a spare core (the larger of the two counts as the loads in flight).
   size_t loads_ = 0, requests_ = 0;
+  /// When the requests of the demand window entered run(), oldest first.
+  std::deque<Clock::time_point> arrivals_;
   /// Requests in take() that found no worker available to them, less those that
   /// hold an effective claim (counted in claims_).
   size_t waiting_ = 0;

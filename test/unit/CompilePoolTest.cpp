@@ -483,39 +483,78 @@ TEST(CompilePool, AWaitingRequestGetsAReplacementDuringTheBurst) {
 }
 
 // Ahead of need (cpuSlots set), a replacement starts during a burst only while the
-// warm supply is short of the loads in flight: a burst that the idle workers cover
-// starts nothing, however many cores are free (the H200's N = 16 burst on 16 cores
-// with 32 workers counted 15 starts under the earlier spare-core rule); once fewer
-// workers are idle than loads are in flight, a free core starts one.
-TEST(CompilePool, IdleWorkersThatCoverTheLoadsStartNothingAheadOfNeed) {
+// warm supply is short of the demand (the loads in flight, or the requests of the
+// demand window if more): a burst that the idle workers cover starts nothing, however
+// many cores are free (the H200's N = 16 burst on 16 cores with 32 workers counted 15
+// starts under the earlier spare-core rule); once fewer workers are idle or starting
+// than that, a free core starts the difference.
+TEST(CompilePool, IdleWorkersThatCoverTheDemandStartNothingAheadOfNeed) {
   PoolConfig c = fakeConfig(4);
   c.warmFloor = 0;
-  c.cpuSlots = 16; // plenty of spare cores
+  c.cpuSlots = 16;                              // plenty of spare cores
+  c.demandWindow = std::chrono::seconds(60);    // every request of the test is recent
   c.timeout = std::chrono::milliseconds(2500);
   auto pool = warmPool(c);
   ASSERT_TRUE(pool);
   std::thread hang([&] { (void)runMode(*pool, "hang"); }); // one load in flight
   ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
-  // A request comes and goes (two loads in flight, two idle workers): its slot frees,
-  // two workers stay idle for the one load left.
+  // A request comes and goes: its slot frees; two idle workers for two recent
+  // requests.
   ASSERT_TRUE(runMode(*pool, "ok").ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   EXPECT_EQ(pool->stats().started, 4u) << "a start ahead of need while the idle workers "
-                                          "covered the loads in flight";
+                                          "covered the demand";
   EXPECT_EQ(pool->stats().startedDuringLoads, 0u);
   EXPECT_EQ(pool->warm(), 2u);
-  // The next one leaves one idle worker for two loads in flight: short of one, and
-  // cores are free: one start (and only one).
+  // The next one leaves one idle worker for three recent requests: two starts (one
+  // while it runs, one in its slot), and no more.
   ASSERT_TRUE(runMode(*pool, "ok").ok());
-  EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 3; }));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  EXPECT_EQ(pool->stats().started, 5u);
-  EXPECT_EQ(pool->stats().startedDuringLoads, 1u);
-  EXPECT_EQ(pool->warm(), 2u);
+  EXPECT_EQ(pool->stats().started, 6u);
+  EXPECT_EQ(pool->stats().startedDuringLoads, 2u);
+  EXPECT_EQ(pool->warm(), 3u);
   hang.join();
   EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
   EXPECT_EQ(pool->stats().started, 7u);
   EXPECT_LE(pool->stats().peakLive, 4u);
+}
+
+// The demand window: a stream of requests next to a long load keeps as many workers
+// warm or starting as requests arrived within the window (a start's time by default),
+// ahead of the pool running dry; requests older than the window do not count.
+TEST(CompilePool, AStreamKeepsItsRecentRequestsWarm) {
+  for (bool recent : {true, false}) {
+    SCOPED_TRACE(recent ? "window 60 s" : "window 1 ms");
+    PoolConfig c = fakeConfig(6);
+    c.warmFloor = 0;
+    c.cpuSlots = 16;
+    c.demandWindow = recent ? std::chrono::milliseconds(60000) : std::chrono::milliseconds(1);
+    auto pool = warmPool(c);
+    ASSERT_TRUE(pool);
+    {
+      CompilePool::Activity load = pool->activity(); // a load in flight throughout
+      for (int i = 0; i < 4; ++i) {
+        ASSERT_TRUE(runMode(*pool, "ok").ok());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      // Two idle workers after four requests: short of four recent ones (two
+      // starts), not of one load in flight.
+      if (recent) {
+        EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        EXPECT_EQ(pool->stats().started, 8u);
+        EXPECT_EQ(pool->stats().startedDuringLoads, 2u);
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        EXPECT_EQ(pool->stats().started, 6u) << "a start ahead of need for requests "
+                                                "older than the window";
+        EXPECT_EQ(pool->warm(), 2u);
+      }
+    }
+    EXPECT_TRUE(eventually([&] { return pool->warm() == 6; }));
+    EXPECT_EQ(pool->stats().started, 10u);
+  }
 }
 
 // A start ahead of need also waits for a spare core: with the supply short (two loads
@@ -528,6 +567,7 @@ TEST(CompilePool, AStartAheadOfNeedWaitsForASpareCore) {
     PoolConfig c = fakeConfig(2);
     c.warmFloor = 0;
     c.cpuSlots = cores;
+    c.demandWindow = std::chrono::seconds(60);
     auto pool = warmPool(c);
     ASSERT_TRUE(pool);
     {
