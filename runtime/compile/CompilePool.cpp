@@ -316,8 +316,9 @@ void CompilePool::refillLoop() {
       //  - the warm supply is short of the demand: fewer idle and starting workers
       //    than the waiting requests and the open claims plus the larger of the
       //    loads in flight and the requests that arrived within the last start time
-      //    (PoolConfig::demandWindow): what the loads take while a start now is on
-      //    its way. A stream of loads keeps that many workers warm or starting; a
+      //    (PoolConfig::demandWindow) since the pool was last all warm: what the
+      //    loads take while a start now is on its way, beyond what was already made
+      //    up for. A stream of loads keeps that many workers warm or starting; a
       //    burst that the idle workers cover, such as N <= 16 loads on the 32
       //    workers of a 16-core machine, starts nothing, however many of its loads
       //    have ended;
@@ -407,6 +408,8 @@ void CompilePool::refillLoop() {
         stats_.ready++;
         consecutiveStartFailures_ = 0;
         idle_.push_back(p);
+        if (idle_.size() >= config_.size)
+          arrivals_.clear(); // all warm: the requests so far are made up for
         // Every waiter looks: one without a claim may not take it (take()).
         ready_.notify_all();
         continue;
@@ -456,6 +459,9 @@ void CompilePool::enter(bool load) {
   std::lock_guard lock(mutex_);
   (load ? loads_ : requests_)++;
   if (!load) {
+    // The requests before the pool was last all warm have been made up for.
+    if (idle_.size() >= config_.size)
+      arrivals_.clear();
     arrivals_.push_back(Clock::now());
     (void)recentRequests(arrivals_.back());
   }

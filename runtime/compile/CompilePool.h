@@ -54,8 +54,9 @@ struct PoolConfig {
   /// starting workers are fewer than the requests waiting for a worker, plus the
   /// open claims (Claim), plus this floor. Ahead of need (with cpuSlots), only while
   /// they are also fewer than the waiting requests and the open claims plus the
-  /// larger of the loads in flight and the requests of the last `demandWindow` (the
-  /// demand while a start is on its way), and a core is spare (loads in flight +
+  /// larger of the loads in flight and the requests of the last `demandWindow` since
+  /// the pool was last all warm (the demand while a start is on its way, beyond what
+  /// was already made up for), and a core is spare (loads in flight +
   /// starting workers < cpuSlots). Otherwise the free slots
   /// stay empty until no load is in flight, and then every one is refilled: the
   /// starts (exec, LLVM init, the nvJitLink dlopen, a warm-up compilation) do not
@@ -234,8 +235,8 @@ private:
   /// A load (Activity) or a request (run()) enters or leaves the count in flight.
   void enter(bool load);
   void leave(bool load);
-  /// Requests that entered run() within the demand window before `now` (under the
-  /// lock; forgets older ones).
+  /// Requests that entered run() within the demand window before `now`, since the
+  /// pool was last all warm (under the lock; forgets older ones).
   size_t recentRequests(Clock::time_point now);
   Result<Response> runOn(const Request &request, const Admit &admit, Claim *claim,
                          Claim *handOver);
@@ -265,7 +266,8 @@ private:
   /// replacements start only when needed (PoolConfig::warmFloor) or ahead of need on
   /// a spare core (the larger of the two counts as the loads in flight).
   size_t loads_ = 0, requests_ = 0;
-  /// When the requests of the demand window entered run(), oldest first.
+  /// When the requests of the demand window entered run(), oldest first (none from
+  /// before the pool was last all warm).
   std::deque<Clock::time_point> arrivals_;
   /// Requests in take() that found no worker available to them, less those that
   /// hold an effective claim (counted in claims_).

@@ -557,6 +557,31 @@ TEST(CompilePool, AStreamKeepsItsRecentRequestsWarm) {
   }
 }
 
+// Requests the pool has made up for (it was all warm again since) are no demand: a
+// burst after earlier ones, each refilled, counts only its own requests.
+TEST(CompilePool, RequestsMadeUpForAreNoDemand) {
+  PoolConfig c = fakeConfig(4);
+  c.warmFloor = 0;
+  c.cpuSlots = 16;
+  c.demandWindow = std::chrono::seconds(60);
+  c.timeout = std::chrono::milliseconds(2500);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  for (int i = 0; i < 3; ++i) { // no load in flight after each: refilled at once
+    ASSERT_TRUE(runMode(*pool, "ok").ok());
+    ASSERT_TRUE(eventually([&] { return pool->warm() == 4 && pool->stats().started == 5u + i; }));
+  }
+  std::thread hang([&] { (void)runMode(*pool, "hang"); });
+  ASSERT_TRUE(eventually([&] { return pool->warm() == 3; }));
+  ASSERT_TRUE(runMode(*pool, "ok").ok()); // two idle for two requests since all warm
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_EQ(pool->stats().started, 7u) << "the requests made up for counted as demand";
+  EXPECT_EQ(pool->stats().startedDuringLoads, 0u);
+  EXPECT_EQ(pool->warm(), 2u);
+  hang.join();
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 4; }));
+}
+
 // A start ahead of need also waits for a spare core: with the supply short (two loads
 // in flight, one worker idle), it starts when loads + starting workers < cpuSlots (3
 // cores), not when the loads take every core (2 cores). The loads are Activities (in
