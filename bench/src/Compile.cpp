@@ -640,8 +640,9 @@ void runCompile(Context &ctx) {
           cores, par16In, par16Worker);
       log("  workers: limit %llu, peak live %llu; %llu started while the loads were in flight "
           "(the pool starts one then only for a waiting request, an open claim, its floor of 2 "
-          "warm workers (none below 16 workers) or on a core no load uses; the rest refill "
-          "after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
+          "warm workers (none below 16 workers), or ahead of need on a spare core while fewer "
+          "are warm or starting than the loads in flight or the requests of the last start "
+          "time; the rest refill after the burst); %llu of %llu requests waited (mean %.1f ms); mean compile request "
           "%.1f ms; mean worker start (exec to Ready, over the starts that finished) %.1f ms; "
           "answer budget: peak %llu bytes, %llu waits",
           (unsigned long long)w.limit, (unsigned long long)w.peak,
@@ -659,9 +660,13 @@ void runCompile(Context &ctx) {
   // work: N = 1, 2, 4, 8, 16 loads of the same kernel (salted copies: no cache
   // answers, the same compilation) started together from N threads into one
   // compile-only runtime per path; the pool (default limit, 2 x cores) is all warm
-  // before each burst. Each repetition runs every N on both paths, alternating
-  // which goes first. Throughput = N / wall; speed-up = throughput(N) /
-  // throughput(1); efficiency = speed-up / min(N, logical CPUs).
+  // before each burst on either path (so the refill after a burst through the
+  // workers never runs next to an in-process burst). Each repetition runs every N on
+  // both paths, alternating which goes first. Throughput = N / wall; speed-up =
+  // throughput(N) / throughput(1); efficiency = speed-up / min(N, logical CPUs).
+  // Logged per repetition as well: both paths' times, and the mean time of a
+  // worker's request as the pool measured it (from the request's write to its
+  // answer: the part of a load spent in the worker).
   const char *curveKernel = "gemm_tiled";
   const unsigned curveNs[] = {1, 2, 4, 8, 16};
   struct CurvePoint {
@@ -670,6 +675,13 @@ void runCompile(Context &ctx) {
     // Workers started while the burst was in flight / requests that waited, median run.
     uint64_t spawned = 0, waits = 0;
   };
+  // Per N: the repetitions in order (ms), the mean worker request of each (ms), and
+  // whether the workers went first.
+  struct CurveReps {
+    std::vector<double> in, w, request;
+    std::vector<bool> workersFirst;
+  };
+  std::vector<CurveReps> repLog(std::size(curveNs));
   std::vector<CurvePoint> curve;
   if (!later.spent()) {
     try {
@@ -706,12 +718,26 @@ void runCompile(Context &ctx) {
             double ms = burst(*wRt, inputs);
             Atoll::RuntimeStats after = wRt->stats();
             wMs[i].push_back(ms);
+            uint64_t requests = after.compileRequests - before.compileRequests;
+            repLog[i].w.push_back(ms);
+            repLog[i].request.push_back(
+                requests ? double(after.compileRequestMicros - before.compileRequestMicros) /
+                               1000.0 / double(requests)
+                         : NAN);
             wSplit[i].push_back({ms,
                                  {after.compileWorkersStartedDuringLoads -
                                       before.compileWorkersStartedDuringLoads,
                                   after.compileWorkerWaits - before.compileWorkerWaits}});
           };
-          auto inProcess = [&] { inMs[i].push_back(burst(*inRt, inputsFor(n))); };
+          auto inProcess = [&] {
+            // The workers' refill after their burst (exec, LLVM init, the warm-up)
+            // must not run next to this one.
+            waitWarm(*wRt, limit);
+            double ms = burst(*inRt, inputsFor(n));
+            inMs[i].push_back(ms);
+            repLog[i].in.push_back(ms);
+          };
+          repLog[i].workersFirst.push_back((r + int(i)) % 2 != 0);
           if ((r + int(i)) % 2) {
             viaWorkers();
             inProcess();
@@ -769,6 +795,32 @@ void runCompile(Context &ctx) {
         res.row("compile", "curve", "in-process", "efficiency_n" + n, inEff, "");
         log("  %3u %12.1f %12.1f %10.1f %10.1f %10.2f %10.2f %10.2f %8llu", p.n, p.inMs, p.wMs,
             inThr, wThr, inEff, wEff, p.wMs / p.inMs, (unsigned long long)p.spawned);
+      }
+      // Per repetition, in order ("w" marks the repetitions where the workers went
+      // first): whether one path is slow in a pattern (first or second, early or late)
+      // or one repetition is an outlier, and how much of a worker load is the
+      // worker's request.
+      log("  per repetition (ms, in order; w = workers first): in-process | workers | "
+          "mean worker request");
+      for (size_t i = 0; i < curve.size(); ++i) {
+        const CurveReps &cr = repLog[i];
+        auto list = [](const std::vector<double> &v, const std::vector<bool> *marks) {
+          std::string out;
+          for (size_t k = 0; k < v.size(); ++k) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%s%.1f%s", k ? " " : "", v[k],
+                          marks && k < marks->size() && (*marks)[k] ? "w" : "");
+            out += buf;
+          }
+          return out;
+        };
+        log("  %3u  %s | %s | %s", curve[i].n, list(cr.in, &cr.workersFirst).c_str(),
+            list(cr.w, nullptr).c_str(), list(cr.request, nullptr).c_str());
+        Json &pj = c["points"][i];
+        pj["in_process_ms_reps"] = cr.in;
+        pj["worker_ms_reps"] = cr.w;
+        pj["worker_request_ms_reps"] = cr.request;
+        pj["workers_first_reps"] = cr.workersFirst;
       }
     } catch (const std::exception &e) {
       res.error("compile", e.what());

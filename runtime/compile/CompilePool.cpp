@@ -312,15 +312,32 @@ void CompilePool::refillLoop() {
       // that freed the slots (the H200 measured 16 starts during a burst of 16
       // parallel loads under the earlier reserve rule, and a scaling efficiency of
       // 0.48-0.76 at N = 16 against 0.86-1.08 at N <= 8).
-      // A replacement no request needs yet may still start on a core that no load in
-      // flight uses (cpuSlots): a steady stream of loads keeps the pool warm, a burst
-      // of one load per core starts nothing until its loads end.
+      // Ahead of need, a replacement starts during loads only when both hold:
+      //  - the warm supply is short of the demand: fewer idle and starting workers
+      //    than the waiting requests and the open claims plus the larger of the
+      //    loads in flight and the requests that arrived within the last start time
+      //    (PoolConfig::demandWindow) since the pool was last all warm: what the
+      //    loads take while a start now is on its way, beyond what was already made
+      //    up for. A stream of loads keeps that many workers warm or starting; a
+      //    burst that the idle workers cover, such as N <= 16 loads on the 32
+      //    workers of a 16-core machine, starts nothing, however many of its loads
+      //    have ended;
+      //  - a core is spare (loads + starting workers < cpuSlots).
+      // A start holds its core for far longer than a load (a mean of 66-180 ms from
+      // exec to Ready in the H200's compile runs, against about 20 ms for a load), so
+      // a core spare now is no reason to start by itself: the H200 counted 15 starts
+      // during a burst of 16 loads on 16 cores under the spare-core test alone (the
+      // loads that ended first freed slots and cores, and the starts then ran next
+      // to the burst's last compiles; scaling efficiency 0.62). A short supply is:
+      // without a start, a load of the stream waits for a whole one.
       const size_t loads = std::max(loads_, requests_);
       const bool inFlight = loads > 0;
+      const size_t recent = recentRequests(Clock::now());
       auto needed = [&] {
-        return !inFlight ||
-               idle_.size() + starting.size() < waiting_ + claims_ + config_.warmFloor ||
-               (config_.cpuSlots != 0 && loads + starting.size() < config_.cpuSlots);
+        const size_t supply = idle_.size() + starting.size();
+        return !inFlight || supply < waiting_ + claims_ + config_.warmFloor ||
+               (config_.cpuSlots != 0 && loads + starting.size() < config_.cpuSlots &&
+                supply < waiting_ + claims_ + std::max(loads, recent));
       };
       while (!backoff && live_.load() < config_.size &&
              (config_.cpuSlots == 0 || busy_ + starting.size() < config_.cpuSlots) && needed()) {
@@ -391,6 +408,8 @@ void CompilePool::refillLoop() {
         stats_.ready++;
         consecutiveStartFailures_ = 0;
         idle_.push_back(p);
+        if (idle_.size() >= config_.size)
+          arrivals_.clear(); // all warm: the requests so far are made up for
         // Every waiter looks: one without a claim may not take it (take()).
         ready_.notify_all();
         continue;
@@ -439,6 +458,24 @@ CompilePool::Claim CompilePool::claim() { return Claim(this); }
 void CompilePool::enter(bool load) {
   std::lock_guard lock(mutex_);
   (load ? loads_ : requests_)++;
+  if (!load) {
+    // The requests before the pool was last all warm have been made up for.
+    if (idle_.size() >= config_.size)
+      arrivals_.clear();
+    arrivals_.push_back(Clock::now());
+    (void)recentRequests(arrivals_.back());
+  }
+}
+
+size_t CompilePool::recentRequests(Clock::time_point now) {
+  auto window = config_.demandWindow;
+  if (window.count() <= 0)
+    window = stats_.ready ? std::chrono::milliseconds(stats_.startMicros / stats_.ready / 1000)
+                          : std::chrono::milliseconds(100);
+  window = std::clamp(window, std::chrono::milliseconds(1), std::chrono::milliseconds(60000));
+  while (!arrivals_.empty() && now - arrivals_.front() > window)
+    arrivals_.pop_front();
+  return arrivals_.size();
 }
 
 void CompilePool::leave(bool load) {

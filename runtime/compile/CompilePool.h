@@ -13,8 +13,10 @@
 // (oom_score_adj 1000, set by the worker before it reads a request).
 //
 // Refill: while a load is in flight, a freed slot is refilled only when a worker is
-// needed (a waiting request, an open claim, the warm floor); the others once no load
-// is in flight, so that worker starts do not compete with a burst's compiles
+// needed (a waiting request, an open claim, the warm floor), or ahead of need when the
+// warm workers are fewer than the loads in flight or the requests of the last start
+// time and a core is spare; the others once
+// no load is in flight, so that worker starts do not compete with a burst's compiles
 // (PoolConfig::warmFloor).
 #pragma once
 
@@ -50,13 +52,22 @@ struct PoolConfig {
   /// While a load is in flight (a request inside run(), or a load holding an
   /// Activity), a replacement starts only when it is needed: while the idle and
   /// starting workers are fewer than the requests waiting for a worker, plus the
-  /// open claims (Claim), plus this floor; or on a spare core (with cpuSlots: loads
-  /// in flight + starting workers < cpuSlots). Otherwise the free slots stay empty
-  /// until no load is in flight, and then every one is refilled: the starts (exec,
-  /// LLVM init, the nvJitLink dlopen, a warm-up compilation) do not compete for the
-  /// cores with the compiles of the burst that freed the slots, and a request that
-  /// arrives during the burst still finds up to `warmFloor` warm workers.
+  /// open claims (Claim), plus this floor. Ahead of need (with cpuSlots), only while
+  /// they are also fewer than the waiting requests and the open claims plus the
+  /// larger of the loads in flight and the requests of the last `demandWindow` since
+  /// the pool was last all warm (the demand while a start is on its way, beyond what
+  /// was already made up for), and a core is spare (loads in flight +
+  /// starting workers < cpuSlots). Otherwise the free slots
+  /// stay empty until no load is in flight, and then every one is refilled: the
+  /// starts (exec, LLVM init, the nvJitLink dlopen, a warm-up compilation) do not
+  /// compete for the cores with the compiles of the burst that freed the slots, and
+  /// a request that arrives during the burst still finds up to `warmFloor` warm
+  /// workers.
   size_t warmFloor = 2;
+  /// The window of recent requests for a start ahead of need (above); 0 = the mean
+  /// time of this pool's starts from exec to Ready (100 ms before the first), at
+  /// least 1 ms, at most 60 s. Tests set it.
+  std::chrono::milliseconds demandWindow{0};
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
   /// Largest compile answer (PTX, signatures) and largest assemble answer (cubin;
@@ -224,6 +235,9 @@ private:
   /// A load (Activity) or a request (run()) enters or leaves the count in flight.
   void enter(bool load);
   void leave(bool load);
+  /// Requests that entered run() within the demand window before `now`, since the
+  /// pool was last all warm (under the lock; forgets older ones).
+  size_t recentRequests(Clock::time_point now);
   Result<Response> runOn(const Request &request, const Admit &admit, Claim *claim,
                          Claim *handOver);
   /// SIGKILL and reap (never blocks for long: the process is killed first).
@@ -249,9 +263,12 @@ private:
   size_t busy_ = 0;
   size_t claims_ = 0; // effective Claims (take() keeps that many idle workers for them)
   /// Loads (Activity) and requests (inside run()) in flight: while either is > 0,
-  /// replacements start only when needed (PoolConfig::warmFloor) or on a core that
-  /// none of them uses (the larger of the two counts against cpuSlots).
+  /// replacements start only when needed (PoolConfig::warmFloor) or ahead of need on
+  /// a spare core (the larger of the two counts as the loads in flight).
   size_t loads_ = 0, requests_ = 0;
+  /// When the requests of the demand window entered run(), oldest first (none from
+  /// before the pool was last all warm).
+  std::deque<Clock::time_point> arrivals_;
   /// Requests in take() that found no worker available to them, less those that
   /// hold an effective claim (counted in claims_).
   size_t waiting_ = 0;

@@ -27,6 +27,13 @@ ATOLL_EXPORT int atoll_compile_worker_prepare(const char *libdevice, char *err, 
  * when the answer was sent, ATOLL_WORKER_EXIT_PROTOCOL otherwise. */
 ATOLL_EXPORT int atoll_compile_worker_serve(int fd);
 
+/* Part of prepare, exposed for tests: the process keeps the heap memory it frees
+ * (no trimming; blocks below 32 MiB from the heap, not from a fresh mmap each) and
+ * faults in ATOLL_WORKER_WARM_HEAP_BYTES of heap now, so that the one request runs on
+ * pages already mapped, as a compile in a long-lived process mostly does. */
+#define ATOLL_WORKER_WARM_HEAP_BYTES (8u << 20)
+ATOLL_EXPORT void atoll_compile_worker_keep_heap(void);
+
 /* Sends a Failed frame (initialisation failed) on fd. */
 ATOLL_EXPORT void atoll_compile_worker_fail(int fd, const char *message);
 

@@ -4,6 +4,7 @@
 // input is a typed error naming the application, and the runtime goes on.
 #include "compile/CompilePool.h"
 #include "compile/RemoteCompile.h"
+#include "compile/WorkerEntry.h"
 
 #include "atoll/atoll.h"
 
@@ -14,6 +15,8 @@
 #include <fmt/format.h>
 
 #include <dirent.h>
+#include <malloc.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -202,6 +205,67 @@ TEST(CompileWorker, WarmWorkersAreSandboxed) {
   EXPECT_EQ(names.count("CUDA_CACHE_PATH"), 0u);
   EXPECT_EQ(names.count("CUDA_CACHE_DISABLE"), 1u);
   EXPECT_EQ(names.count("LC_ALL"), 1u);
+}
+
+namespace {
+/// In a forked child (the test process keeps its own malloc settings): after
+/// atoll_compile_worker_keep_heap() when `keep`, after giving the heap back
+/// (malloc_trim) otherwise, how many bytes of resident memory a 6 MiB block takes
+/// when every page of it is written. -1 if the child failed.
+long residentGrowthOfA6MiBBlock(bool keep) {
+  int p[2];
+  if (::pipe(p) != 0)
+    return -1;
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(p[0]);
+    auto resident = [] {
+      long size = 0, pages = -1;
+      if (std::FILE *f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &size, &pages) != 2)
+          pages = -1;
+        std::fclose(f);
+      }
+      return pages * ::sysconf(_SC_PAGESIZE);
+    };
+    if (keep)
+      atoll_compile_worker_keep_heap();
+    else
+      ::malloc_trim(0);
+    const size_t n = 6u << 20;
+    long before = resident();
+    auto *block = static_cast<volatile char *>(std::malloc(n));
+    for (size_t i = 0; block && i < n; i += 4096)
+      block[i] = 1;
+    long growth = block && before >= 0 ? resident() - before : -1;
+    std::free(const_cast<char *>(block));
+    (void)!::write(p[1], &growth, sizeof growth);
+    ::_exit(0);
+  }
+  ::close(p[1]);
+  long growth = -1;
+  if (pid < 0 || ::read(p[0], &growth, sizeof growth) != sizeof growth)
+    growth = -1;
+  ::close(p[0]);
+  int st;
+  if (pid > 0)
+    ::waitpid(pid, &st, 0);
+  return growth;
+}
+} // namespace
+
+// A worker keeps its heap warm before Ready (issue 14, a cold load through a worker
+// against the in-process compile of a long-lived service): a request's allocations up
+// to ATOLL_WORKER_WARM_HEAP_BYTES land on pages already resident. Without it, the
+// same block takes resident memory (page faults) as it is written.
+TEST(CompileWorker, AWarmWorkersHeapIsAlreadyResident) {
+  static_assert((6u << 20) < ATOLL_WORKER_WARM_HEAP_BYTES);
+  long warm = residentGrowthOfA6MiBBlock(true);
+  long cold = residentGrowthOfA6MiBBlock(false);
+  ASSERT_GE(warm, 0);
+  ASSERT_GE(cold, 0);
+  EXPECT_LT(warm, 1l << 20) << "the block was not in the kept heap";
+  EXPECT_GE(cold, 5l << 20) << "the measurement cannot tell a cold heap";
 }
 
 TEST(CompileWorker, LoadsGiveWhatTheInProcessToolchainGives) {
