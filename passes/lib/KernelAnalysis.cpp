@@ -99,6 +99,37 @@ static std::string wideIntegerRefusal(const Instruction &I, bool Preempt) {
   }
 }
 
+/// Why the synchronisation scope of an atomic or fence is refused, or "": NVPTX
+/// knows the system scope, "device", "block", "cluster" and "singlethread". The
+/// cluster scope is refused (kernels are never launched in clusters; the PTX
+/// validator refuses it too, but only after code generation and naming a PTX
+/// line), "singlethread" has no NVPTX form for atomics, and any other name made
+/// the backend end the process with a fatal error (found in session 9).
+static std::string syncScopeRefusal(const Instruction &I) {
+  std::optional<SyncScope::ID> ID;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    ID = RMW->getSyncScopeID();
+  else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    ID = CX->getSyncScopeID();
+  else if (auto *F = dyn_cast<FenceInst>(&I))
+    ID = F->getSyncScopeID();
+  else if (auto *L = dyn_cast<LoadInst>(&I); L && L->isAtomic())
+    ID = L->getSyncScopeID();
+  else if (auto *S = dyn_cast<StoreInst>(&I); S && S->isAtomic())
+    ID = S->getSyncScopeID();
+  if (!ID || *ID == SyncScope::System)
+    return "";
+  SmallVector<StringRef, 8> Names;
+  I.getContext().getSyncScopeNames(Names);
+  StringRef Name = *ID < Names.size() ? Names[*ID] : StringRef("?");
+  if (Name == "block" || Name == "device")
+    return "";
+  std::string Why = "synchronisation scope syncscope(\"" + Name.str() + "\") is not supported";
+  if (Name == "cluster")
+    return Why + " (kernels are never launched in clusters)";
+  return Why + " (supported: the system scope, \"device\" and \"block\")";
+}
+
 AccessKind KernelHardener::kindOf(const Instruction &I) const {
   if (isa<LoadInst>(I))
     return AccessKind::Load;
@@ -414,6 +445,10 @@ bool KernelHardener::analyze() {
       continue;
     }
     if (std::string Why = wideIntegerRefusal(I, Opts.Preempt); !Why.empty()) {
+      refuse(&I, StateSpace::Unknown, kindOf(I), Why);
+      continue;
+    }
+    if (std::string Why = syncScopeRefusal(I); !Why.empty()) {
       refuse(&I, StateSpace::Unknown, kindOf(I), Why);
       continue;
     }
