@@ -35,6 +35,101 @@ void KernelHardener::record(Instruction *I, StateSpace S, AccessKind K, Outcome 
               sourceLocation(I), S, K, O, Detail.str()});
 }
 
+/// Review R7-F6: integer arithmetic wider than NVPTX has instructions for, that
+/// code generation would not turn into straight-line code. The scalar width of a
+/// value (a vector's elements).
+static unsigned intBits(Type *T) {
+  Type *S = T->getScalarType();
+  return S->isIntegerTy() ? S->getIntegerBitWidth() : 0;
+}
+
+/// True when V is a scalar constant power of two (in absolute value when Signed):
+/// the divisors code generation lowers to shifts, whatever the width
+/// (ExpandLargeDivRem leaves them alone; it expands every vector division, a
+/// splat of a power of two included, into loops).
+static bool powerOfTwoDivisor(Value *V, bool Signed) {
+  auto *CI = dyn_cast<ConstantInt>(V);
+  if (!CI)
+    return false;
+  APInt X = CI->getValue();
+  if (Signed && X.isNegative())
+    X.negate();
+  return X.isPowerOf2();
+}
+
+/// Why I is refused for its integer width, or "": NVPTX's widest integer division,
+/// remainder and conversion to or from floating point is 64 bits. A wider division
+/// or remainder (i128 from __int128, i65, ...) is expanded by code generation into
+/// a loop of shifts and subtractions (ExpandLargeDivRem), after the preemption
+/// checks were placed: a loop no cancel reaches (so only with the checks on). A
+/// wider conversion would be a library call, and the GPU has none.
+static std::string wideIntegerRefusal(const Instruction &I, bool Preempt) {
+  switch (I.getOpcode()) {
+  case Instruction::UDiv:
+  case Instruction::SDiv:
+  case Instruction::URem:
+  case Instruction::SRem: {
+    unsigned Bits = intBits(I.getType());
+    unsigned Op = I.getOpcode();
+    bool Signed = Op == Instruction::SDiv || Op == Instruction::SRem;
+    if (!Preempt || Bits <= 64 || powerOfTwoDivisor(I.getOperand(1), Signed))
+      return "";
+    bool Div = Op == Instruction::UDiv || Op == Instruction::SDiv;
+    return ("integer " + Twine(Div ? "division" : "remainder") + " of " + Twine(Bits) +
+            "-bit values is not supported: the GPU has no integer division wider than 64 bits, "
+            "and code generation would make a loop of it that no cancel check reaches "
+            "(divide 64-bit parts, or a scalar by a constant power of two)")
+        .str();
+  }
+  case Instruction::FPToUI:
+  case Instruction::FPToSI:
+  case Instruction::UIToFP:
+  case Instruction::SIToFP: {
+    bool ToInt = I.getOpcode() == Instruction::FPToUI || I.getOpcode() == Instruction::FPToSI;
+    unsigned Bits = intBits(ToInt ? I.getType() : I.getOperand(0)->getType());
+    if (Bits <= 64)
+      return "";
+    return ("conversion between floating point and " + Twine(Bits) +
+            "-bit integers is not supported: the GPU has no such conversion wider than 64 "
+            "bits (code generation would need a library call, and there is none)")
+        .str();
+  }
+  default:
+    return "";
+  }
+}
+
+/// Why the synchronisation scope of an atomic or fence is refused, or "": NVPTX
+/// knows the system scope, "device", "block", "cluster" and "singlethread". The
+/// cluster scope is refused (kernels are never launched in clusters; the PTX
+/// validator refuses it too, but only after code generation and naming a PTX
+/// line), "singlethread" has no NVPTX form for atomics, and any other name made
+/// the backend end the process with a fatal error (found in session 9).
+static std::string syncScopeRefusal(const Instruction &I) {
+  std::optional<SyncScope::ID> ID;
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    ID = RMW->getSyncScopeID();
+  else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    ID = CX->getSyncScopeID();
+  else if (auto *F = dyn_cast<FenceInst>(&I))
+    ID = F->getSyncScopeID();
+  else if (auto *L = dyn_cast<LoadInst>(&I); L && L->isAtomic())
+    ID = L->getSyncScopeID();
+  else if (auto *S = dyn_cast<StoreInst>(&I); S && S->isAtomic())
+    ID = S->getSyncScopeID();
+  if (!ID || *ID == SyncScope::System)
+    return "";
+  SmallVector<StringRef, 8> Names;
+  I.getContext().getSyncScopeNames(Names);
+  StringRef Name = *ID < Names.size() ? Names[*ID] : StringRef("?");
+  if (Name == "block" || Name == "device")
+    return "";
+  std::string Why = "synchronisation scope syncscope(\"" + Name.str() + "\") is not supported";
+  if (Name == "cluster")
+    return Why + " (kernels are never launched in clusters)";
+  return Why + " (supported: the system scope, \"device\" and \"block\")";
+}
+
 AccessKind KernelHardener::kindOf(const Instruction &I) const {
   if (isa<LoadInst>(I))
     return AccessKind::Load;
@@ -347,6 +442,14 @@ bool KernelHardener::analyze() {
     }
     if (auto *U = dyn_cast<UnreachableInst>(&I)) {
       Unreachables.push_back(U);
+      continue;
+    }
+    if (std::string Why = wideIntegerRefusal(I, Opts.Preempt); !Why.empty()) {
+      refuse(&I, StateSpace::Unknown, kindOf(I), Why);
+      continue;
+    }
+    if (std::string Why = syncScopeRefusal(I); !Why.empty()) {
+      refuse(&I, StateSpace::Unknown, kindOf(I), Why);
       continue;
     }
     IntrinsicPolicy P;

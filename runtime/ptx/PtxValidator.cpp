@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <initializer_list>
 #include <set>
 
 namespace Atoll::ptx {
@@ -64,8 +65,9 @@ const std::set<std::string_view> &allowedOpcodes() {
       // passes (ldmatrix/stmatrix), register-only (movmatrix, mma)
       "ldmatrix", "stmatrix", "movmatrix", "mma",
       // warp and block synchronisation, atomics, memory ordering
+      // (forms: checkAtom, checkSyncForm; no 'red': the toolchain emits no reductions)
       "shfl", "vote", "match", "activemask", "redux", "bar", "barrier", "membar", "fence", "atom",
-      "red", "nanosleep",
+      "nanosleep",
       // control flow (direct branches only; exit and ret end the thread)
       "bra", "ret", "exit"};
   return S;
@@ -74,7 +76,7 @@ const std::set<std::string_view> &allowedOpcodes() {
 /// Why well-known dangerous opcodes are refused (a clearer message than "not on
 /// the allow-list").
 std::string_view deniedReason(std::string_view base) {
-  static const std::array<std::pair<std::string_view, std::string_view>, 24> R = {{
+  static const std::array<std::pair<std::string_view, std::string_view>, 25> R = {{
       {"trap", "'trap' kills the shared CUDA context"},
       {"brkpt", "'brkpt' kills the shared CUDA context"},
       {"pmevent", "'pmevent' is not allowed"},
@@ -99,6 +101,8 @@ std::string_view deniedReason(std::string_view base) {
       {"stacksave", "dynamic stack allocation is not allowed"},
       {"stackrestore", "dynamic stack allocation is not allowed"},
       {"elect", "'elect.sync' is not allowed"},
+      {"red", "'red' (an atomic reduction without a result) is not allowed: the toolchain "
+              "emits every atomic as 'atom', whose forms are on the allow-list"},
   }};
   for (auto &[Op, Why] : R)
     if (Op == base)
@@ -178,6 +182,168 @@ std::string checkBarrier(std::string_view opcode, const std::vector<std::string_
   return {};
 }
 
+/// The atom forms NVPTX emits for the atomics atoll-mem lets through (the native
+/// table of passes/lib/AtomicPolicy.cpp; every other atomic is expanded into a loop
+/// of 'cas' or refused there): atom{.sem}{.scope}{.space}.op.type in this order.
+///  - sem: none, .relaxed, .acquire, .release, .acq_rel; scope: none, .cta, .gpu,
+///    .sys (never .cluster: no cluster launches); space: .global, .shared or none
+///    (generic). No cache hints, no .noftz, no vectors.
+///  - op.type: one scalar of 4 or 8 bytes. atoll-mem confines every atomic as
+///    max(size, 4) bytes at its own address (review R8-F4), and refuses atomics
+///    wider than 8 bytes (R7-F6, R8-F5); 8- and 16-bit atomics become 32-bit ones
+///    on the aligned word. So an atom of 4 or 8 bytes lies inside what was
+///    confined, and a wider one (.b128, .v2/.v4/.v8) or a 16-bit one was never
+///    produced by the passes.
+///  - the op.type must be one instruction in SASS for its space (sm_90, measured:
+///    AtomicPolicy.cpp): in shared memory, and so for generic addresses, 64-bit
+///    arithmetic and float adds are compare-and-swap loops that ptxas makes after
+///    the last check was placed (review R7-F2); the passes expand those forms.
+struct AtomForm {
+  std::string_view op;
+  std::array<std::string_view, 3> anySpace;  // one instruction in every space
+  std::array<std::string_view, 3> globalOnly; // a loop in shared memory
+};
+constexpr AtomForm kAtomForms[] = {
+    {"add", {"u32", "s32"}, {"u64", "f32", "f64"}},
+    {"min", {"u32", "s32"}, {"u64", "s64"}},
+    {"max", {"u32", "s32"}, {"u64", "s64"}},
+    {"and", {"b32"}, {"b64"}},
+    {"or", {"b32"}, {"b64"}},
+    {"xor", {"b32"}, {"b64"}},
+    {"exch", {"b32", "b64"}, {}},
+    {"cas", {"b32", "b64"}, {}},
+    {"inc", {"u32"}, {}},
+    {"dec", {"u32"}, {}},
+};
+
+bool isOneOf(std::string_view m, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), m) != set.end();
+}
+
+/// A PTX scalar or packed type name that an atom could name, with its width.
+std::optional<unsigned> typeBits(std::string_view m) {
+  static const std::array<std::pair<std::string_view, unsigned>, 24> T = {{
+      {"b8", 8},     {"u8", 8},      {"s8", 8},      {"b16", 16},     {"u16", 16},
+      {"s16", 16},   {"f16", 16},    {"bf16", 16},   {"e4m3", 8},     {"e5m2", 8},
+      {"b32", 32},   {"u32", 32},    {"s32", 32},    {"f32", 32},     {"f16x2", 32},
+      {"bf16x2", 32}, {"b64", 64},   {"u64", 64},    {"s64", 64},     {"f64", 64},
+      {"b128", 128}, {"u128", 128},  {"s128", 128},  {"f64x2", 128},
+  }};
+  for (auto &[Name, Bits] : T)
+    if (Name == m)
+      return Bits;
+  return std::nullopt;
+}
+
+std::string checkAtom(std::string_view opcode, const std::vector<std::string_view> &mods,
+                      const std::vector<std::string> &ops) {
+  const std::string q = "'" + std::string(opcode) + "'";
+  const std::string confined = " (atoll-mem confines every atomic as one scalar of 4 or 8 bytes)";
+  // Forms with a reason of their own, wherever they stand.
+  for (std::string_view m : mods) {
+    if (isOneOf(m, {"v2", "v4", "v8"}))
+      return q + ": vector atomics ('." + std::string(m) + "') are not allowed" + confined;
+    if (m == "noftz")
+      return q + ": half-precision atomics ('.noftz') are not allowed" + confined;
+    if (hasPrefix(m, "L2") || hasPrefix(m, "level"))
+      return q + ": cache-policy hints ('." + std::string(m) + "') are not allowed";
+    if (std::optional<unsigned> bits = typeBits(m); bits && *bits != 32 && *bits != 64)
+      return q + ": " + std::to_string(*bits) + "-bit atomics ('." + std::string(m) +
+             "') are not allowed" + confined;
+  }
+  // atom{.sem}{.scope}{.space}.op.type, nothing else.
+  size_t i = 0;
+  if (i < mods.size() && isOneOf(mods[i], {"relaxed", "acquire", "release", "acq_rel"}))
+    ++i;
+  if (i < mods.size() && isOneOf(mods[i], {"cta", "gpu", "sys"}))
+    ++i;
+  std::string_view space;
+  if (i < mods.size() && isOneOf(mods[i], {"global", "shared"}))
+    space = mods[i++];
+  const AtomForm *form = nullptr;
+  if (i < mods.size())
+    for (const AtomForm &f : kAtomForms)
+      if (f.op == mods[i])
+        form = &f;
+  if (!form) {
+    if (i >= mods.size())
+      return q + ": an atomic without an operation";
+    return q + ": '." + std::string(mods[i]) + "' is not on the atom allow-list (atom{.relaxed|"
+           ".acquire|.release|.acq_rel}{.cta|.gpu|.sys}{.global|.shared}.op.type with op one "
+           "of add min max and or xor exch cas inc dec)";
+  }
+  ++i;
+  if (i >= mods.size())
+    return q + ": an atomic without a type";
+  std::string_view type = mods[i++];
+  if (i != mods.size())
+    return q + ": '." + std::string(mods[i]) + "' after the type is not on the atom allow-list";
+  auto in = [&](const std::array<std::string_view, 3> &set) {
+    return !type.empty() && std::find(set.begin(), set.end(), type) != set.end();
+  };
+  if (!in(form->anySpace) && !in(form->globalOnly))
+    return q + ": '." + std::string(form->op) + "." + std::string(type) +
+           "' is not an atomic form the toolchain emits";
+  if (!in(form->anySpace) && space != "global")
+    return q + ": '." + std::string(form->op) + "." + std::string(type) + "' is not one " +
+           "instruction in " + (space.empty() ? "generic (possibly shared)" : "shared") +
+           " memory: ptxas makes a compare-and-swap loop of it that no preemption check " +
+           "reaches (atoll-mem expands it into a checked loop)";
+  // d, [a], b (cas: d, [a], b, c): an extra operand would be a cache policy.
+  const size_t want = form->op == "cas" ? 4 : 3;
+  if (ops.size() != want || ops[1].empty() || ops[1].front() != '[')
+    return q + " with " + std::to_string(ops.size()) + " operands (expected " +
+           std::to_string(want) + ", the second an address in brackets)";
+  return {};
+}
+
+/// Fences, memory barriers and warp primitives: the forms LLVM emits for the
+/// intrinsics and orderings atoll-mem allows (IntrinsicTable.cpp, SyncPolicy.cpp),
+/// each spelled out. Cluster scopes, proxy fences, float reductions and the
+/// primitives without a member mask are not among them.
+std::string checkSyncForm(std::string_view base, std::string_view opcode) {
+  struct Forms {
+    std::string_view base;
+    std::vector<std::string_view> forms;
+  };
+  static const Forms kForms[] = {
+      // fence.acquire/.release: LLVM's form for PTX ISA 8.6 and later (sm_100).
+      {"fence", {"fence.sc.cta", "fence.sc.gpu", "fence.sc.sys", "fence.acq_rel.cta",
+                 "fence.acq_rel.gpu", "fence.acq_rel.sys", "fence.acquire.cta",
+                 "fence.acquire.gpu", "fence.acquire.sys", "fence.release.cta",
+                 "fence.release.gpu", "fence.release.sys"}},
+      {"membar", {"membar.cta", "membar.gl", "membar.sys"}},
+      {"redux", {"redux.sync.add.s32", "redux.sync.add.u32", "redux.sync.min.s32",
+                 "redux.sync.min.u32", "redux.sync.max.s32", "redux.sync.max.u32",
+                 "redux.sync.and.b32", "redux.sync.or.b32", "redux.sync.xor.b32"}},
+      {"match", {"match.any.sync.b32", "match.any.sync.b64", "match.all.sync.b32",
+                 "match.all.sync.b64"}},
+      {"shfl", {"shfl.sync.up.b32", "shfl.sync.down.b32", "shfl.sync.bfly.b32",
+                "shfl.sync.idx.b32"}},
+      {"vote", {"vote.sync.all.pred", "vote.sync.any.pred", "vote.sync.uni.pred",
+                "vote.sync.ballot.b32"}},
+      {"activemask", {"activemask.b32"}},
+  };
+  for (const Forms &f : kForms) {
+    if (f.base != base)
+      continue;
+    if (std::find(f.forms.begin(), f.forms.end(), opcode) != f.forms.end())
+      return {};
+    std::string why = "'" + std::string(opcode) + "' is not a form of '" + std::string(base) +
+                      "' the toolchain emits";
+    if (hasPrefix(opcode, "fence.proxy") || hasPrefix(opcode, "membar.proxy"))
+      why += " (proxy fences serve the bulk/TMA copies, which are refused)";
+    else if ((base == "shfl" || base == "vote" || base == "match" || base == "redux") &&
+             opcode.find(".sync") == std::string_view::npos)
+      why += " (warp primitives need .sync and a member mask)";
+    std::string list;
+    for (std::string_view form : f.forms)
+      list += (list.empty() ? "" : ", ") + std::string(form);
+    return why + "; allowed: " + list;
+  }
+  return {};
+}
+
 } // namespace
 
 std::string checkInstruction(std::string_view opcode, const std::vector<std::string> &operands) {
@@ -202,7 +368,7 @@ std::string checkInstruction(std::string_view opcode, const std::vector<std::str
     if (m.find("cluster") != std::string_view::npos)
       return q() + ": cluster state spaces and scopes are not allowed (no cluster launches)";
     if (m == "bulk" || m.find("tensormap") != std::string_view::npos)
-      return q() + ": bulk/tensor-memory-accelerator copies are not allowed";
+      return q() + ": bulk/tensor-memory-accelerator (TMA) operations are not allowed";
     if (m.find("mbarrier") != std::string_view::npos)
       return q() + ": 'mbarrier' operations are not allowed";
     if (m == "multimem")
@@ -223,6 +389,11 @@ std::string checkInstruction(std::string_view opcode, const std::vector<std::str
   if (base == "bar" || base == "barrier")
     if (std::string why = checkBarrier(opcode, mods, operands); !why.empty())
       return why;
+  if (base == "atom")
+    if (std::string why = checkAtom(opcode, mods, operands); !why.empty())
+      return why;
+  if (std::string why = checkSyncForm(base, opcode); !why.empty())
+    return why;
   for (const std::string &op : operands)
     if (hasPrefix(op, "%cluster") || hasPrefix(op, "%nclusterid") ||
         hasPrefix(op, "%is_explicit_cluster"))

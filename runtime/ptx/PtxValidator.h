@@ -7,9 +7,13 @@
 //  - module-scope writable storage (.global, .local) and, when the caller names
 //    them, any module-scope symbol the final IR does not declare;
 //  - any instruction whose opcode is not on the allow-list (no trap, brkpt,
-//    pmevent, call, brx.idx, texture/surface, cluster, bulk/TMA, mbarrier, no
-//    writes to the parameter space), and any barrier other than the whole-CTA
-//    barrier 0 without a thread count.
+//    pmevent, call, brx.idx, texture/surface, cluster, bulk/TMA, mbarrier, red,
+//    no writes to the parameter space), and any barrier other than the whole-CTA
+//    barrier 0 without a thread count;
+//  - any atom other than the forms NVPTX emits for the atomics atoll-mem lets
+//    through (one scalar of 4 or 8 bytes, global/shared/generic, one SASS
+//    instruction in its space), and any fence, membar, redux, match, shfl, vote or
+//    activemask form not on their lists.
 // docs/passes.md ("PTX validation") lists the rules. The runtime runs it before
 // every module load (compiled or from the disk cache), the toolchain after every
 // compilation (atoll-harden --emit=ptx, atoll-attacks --offline).

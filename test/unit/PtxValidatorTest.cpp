@@ -96,7 +96,7 @@ TEST(PtxValidator, AcceptsTheFormsOfHardenedKernels) {
 	ld.volatile.global.u32 	%r12, [%rd5];
 	ld.relaxed.gpu.global.u32 	%r12, [%rd5];
 	atom.global.add.u32 	%r13, [%rd5], 1;
-	red.shared.add.u32 	[%rd3], %r1;
+	atom.relaxed.sys.shared.cas.b32 	%r13, [%rd3], %r1, %r2;
 	cp.async.ca.shared.global 	[%rd3], [%rd5], 4;
 	cp.async.commit_group;
 	ldmatrix.sync.aligned.m8n8.x4.shared.b16 	{%r18, %r19, %r20, %r21}, [%rd6];
@@ -405,7 +405,11 @@ TEST(PtxValidator, RefusesClusterBulkTmaAndMbarrier) {
                     "cluster");
   expectRefusedBody("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 "
                     "[%r1], %r2, [%r3];",
-                    "cluster");
+                    "'red' (an atomic reduction without a result) is not allowed");
+  expectRefusedBody("atom.relaxed.cluster.global.add.u32 %r1, [%rd1], 1;",
+                    "'atom.relaxed.cluster.global.add.u32': cluster state spaces and scopes");
+  expectRefusedBody("atom.shared::cluster.add.u32 %r1, [%rd1], 1;", "cluster state spaces");
+  expectRefusedBody("fence.sc.cluster;", "'fence.sc.cluster': cluster state spaces and scopes");
   expectRefusedBody("multimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];", "'multimem'");
 }
 
@@ -419,6 +423,151 @@ TEST(PtxValidator, RefusesTextureSurfaceAndOthers) {
   expectRefusedBody("elect.sync %r1|%p1, -1;", "'elect.sync'");
   expectRefusedBody("prefetch.global.L2 [%rd1];", "opcode 'prefetch.global.L2' is not on the PTX allow-list");
   expectRefusedBody("wgmma.fence.sync.aligned;", "is not on the PTX allow-list");
+}
+
+// --- atomics: the forms the toolchain emits, nothing else ----------------------
+
+// Every form NVPTX emits for the atomics atoll-mem lets through (the native table of
+// AtomicPolicy.cpp, expanded compare-and-swap loops, the scoped NVVM intrinsics),
+// with every ordering and scope LLVM prints: found by compiling every atomicrmw,
+// cmpxchg and intrinsic form x space x ordering x scope through the toolchain
+// (ToolchainFinal.EveryAtomicFormPassesTheValidator does it on real PTX).
+TEST(PtxValidator, AcceptsTheAtomicFormsTheToolchainEmits) {
+  const char *forms[] = {
+      // plain forms (monotonic atomicrmw: no semantics, no scope)
+      "atom.global.add.u32 %r1, [%rd1], 1;", "atom.global.add.u64 %rd2, [%rd1], 1;",
+      "atom.global.add.f32 %r1, [%rd1], 0f3F800000;",
+      "atom.global.add.f64 %rd2, [%rd1], 0d3FF0000000000000;",
+      "atom.global.and.b64 %rd2, [%rd1], 1;", "atom.global.or.b32 %r1, [%rd1], 1;",
+      "atom.global.xor.b64 %rd2, [%rd1], 1;", "atom.global.max.s64 %rd2, [%rd1], 1;",
+      "atom.global.min.u64 %rd2, [%rd1], 1;", "atom.global.inc.u32 %r1, [%rd1], 9;",
+      "atom.global.dec.u32 %r1, [%rd1], 9;", "atom.global.exch.b64 %rd2, [%rd1], 7;",
+      "atom.shared.add.u32 %r1, [%rd1], 1;", "atom.shared.max.s32 %r1, [%rd1], 1;",
+      "atom.shared.min.u32 %r1, [%rd1], 1;", "atom.shared.exch.b64 %rd2, [%rd1], 7;",
+      "atom.shared.xor.b32 %r1, [%rd1], 1;",
+      // generic addresses (the space test's select)
+      "atom.add.u32 %r1, [%rd1], 1;", "atom.exch.b64 %rd2, [%rd1], 7;",
+      "atom.inc.u32 %r1, [%rd1], 9;", "atom.max.u32 %r1, [%rd1], 1;",
+      // compare-and-swap with every ordering and scope (cmpxchg, expanded loops)
+      "atom.relaxed.sys.global.cas.b32 %r1, [%rd1], %r2, %r3;",
+      "atom.acquire.gpu.shared.cas.b64 %rd2, [%rd1], %rd3, %rd4;",
+      "atom.release.cta.cas.b32 %r1, [%rd1], %r2, %r3;",
+      "atom.acq_rel.sys.cas.b64 %rd2, [%rd1], %rd3, %rd4;",
+      // the scoped NVVM intrinsics (atomicAdd_block, atomicCAS_system)
+      "atom.cta.add.s32 %r1, [%rd1], 1;", "atom.sys.cas.b64 %rd2, [%rd1], %rd3, %rd4;",
+      "atom.sys.exch.b32 %r1, [%rd1], 1;", "atom.cta.max.s32 %r1, [%rd1], 1;"};
+  for (const char *f : forms)
+    EXPECT_EQ(check(module(std::string("\t") + f)), "") << f;
+}
+
+TEST(PtxValidator, RefusesAtomicFormsOutsideTheAllowList) {
+  // Wider than any atomic atoll-mem confines (one scalar of 4 or 8 bytes).
+  expectRefusedBody("atom.global.v2.f32.add %rd2, [%rd1], {%r1, %r2};",
+                    "'atom.global.v2.f32.add': vector atomics ('.v2') are not allowed "
+                    "(atoll-mem confines every atomic as one scalar of 4 or 8 bytes)");
+  expectRefusedBody("atom.global.v4.f32.add {%r1, %r2, %r3, %r4}, [%rd1], {%r5, %r6, %r7, %r8};",
+                    "vector atomics ('.v4')");
+  expectRefusedBody("atom.global.v8.f16.add.noftz {%r1, %r2, %r3, %r4}, [%rd1], "
+                    "{%r5, %r6, %r7, %r8};",
+                    "vector atomics ('.v8')");
+  expectRefusedBody("atom.global.cas.b128 %rd2, [%rd1], %rd3, %rd4;",
+                    "'atom.global.cas.b128': 128-bit atomics ('.b128') are not allowed");
+  expectRefusedBody("atom.shared.exch.b128 %rd2, [%rd1], %rd3;", "128-bit atomics");
+  // Narrower: NVPTX makes 8- and 16-bit atomics 32-bit ones on the word.
+  expectRefusedBody("atom.global.cas.b16 %rs1, [%rd1], %rs2, %rs3;",
+                    "'atom.global.cas.b16': 16-bit atomics ('.b16') are not allowed");
+  expectRefusedBody("atom.global.add.noftz.f16 %rs1, [%rd1], %rs2;",
+                    "half-precision atomics ('.noftz') are not allowed");
+  expectRefusedBody("atom.global.add.noftz.bf16x2 %r1, [%rd1], %r2;", "'.noftz'");
+  expectRefusedBody("atom.global.add.bf16x2 %r1, [%rd1], %r2;",
+                    "'.add.bf16x2' is not an atomic form the toolchain emits");
+  // Cache hints (an extra operand), modifiers and operations not on the list.
+  expectRefusedBody("atom.global.add.L2::cache_hint.u32 %r1, [%rd1], 1, %rd2;",
+                    "cache-policy hints ('.L2::cache_hint') are not allowed");
+  expectRefusedBody("atom.shared::cta.add.u32 %r1, [%rd1], 1;",
+                    "'.shared::cta' is not on the atom allow-list");
+  expectRefusedBody("atom.local.add.u32 %r1, [%rd1], 1;", "'.local' is not on the atom allow-list");
+  expectRefusedBody("atom.const.add.u32 %r1, [%rd1], 1;", "'.const' is not on the atom allow-list");
+  expectRefusedBody("atom.mmio.relaxed.sys.global.add.u32 %r1, [%rd1], 1;",
+                    "'.mmio' is not on the atom allow-list");
+  expectRefusedBody("atom.sys.relaxed.global.add.u32 %r1, [%rd1], 1;",
+                    "'.relaxed' is not on the atom allow-list"); // order: sem, scope, space
+  expectRefusedBody("atom.global.nand.b32 %r1, [%rd1], 1;",
+                    "'.nand' is not on the atom allow-list");
+  expectRefusedBody("atom.global.add.u32.u32 %r1, [%rd1], 1;",
+                    "'.u32' after the type is not on the atom allow-list");
+  expectRefusedBody("atom.global.add %r1, [%rd1], 1;", "an atomic without a type");
+  expectRefusedBody("atom.global %r1, [%rd1], 1;", "an atomic without an operation");
+  expectRefusedBody("atom.global.inc.u64 %rd2, [%rd1], 1;",
+                    "'.inc.u64' is not an atomic form the toolchain emits");
+  expectRefusedBody("atom.global.add.s64 %rd2, [%rd1], 1;", "'.add.s64' is not an atomic form");
+  expectRefusedBody("atom.global.exch.u32 %r1, [%rd1], 1;", "'.exch.u32' is not an atomic form");
+  // A compare-and-swap loop in SASS that no preemption check reaches (R7-F2):
+  // atoll-mem expands these forms, so they never reach the PTX.
+  expectRefusedBody("atom.shared.add.f32 %r1, [%rd1], 0f3F800000;",
+                    "'atom.shared.add.f32': '.add.f32' is not one instruction in shared memory: "
+                    "ptxas makes a compare-and-swap loop of it");
+  expectRefusedBody("atom.shared.add.u64 %rd2, [%rd1], 1;",
+                    "'.add.u64' is not one instruction in shared");
+  expectRefusedBody("atom.acq_rel.gpu.shared.and.b64 %rd2, [%rd1], 1;",
+                    "'.and.b64' is not one instruction in shared");
+  expectRefusedBody("atom.add.f64 %rd2, [%rd1], 0d3FF0000000000000;",
+                    "'.add.f64' is not one instruction in generic (possibly shared) memory");
+  expectRefusedBody("atom.sys.max.s64 %rd2, [%rd1], 1;", "not one instruction in generic");
+  // Operands: d, [a], b (cas: d, [a], b, c).
+  expectRefusedBody("atom.global.cas.b32 %r1, [%rd1], %r2;",
+                    "'atom.global.cas.b32' with 3 operands (expected 4, the second an address "
+                    "in brackets)");
+  expectRefusedBody("atom.global.add.u32 %r1, [%rd1], 1, %rd2;", "with 4 operands (expected 3");
+  expectRefusedBody("atom.global.add.u32 %r1, %rd1, 1;", "the second an address in brackets");
+  // Parameter-space atomics keep their own message.
+  expectRefusedBody("atom.param.add.u32 %r1, [k_param_0], 1;", "writes to the parameter space");
+  // No reductions at all: the toolchain emits every atomic as 'atom'.
+  expectRefusedBody("red.global.add.u32 [%rd1], 1;",
+                    "'red' (an atomic reduction without a result) is not allowed: the toolchain "
+                    "emits every atomic as 'atom'");
+  expectRefusedBody("red.shared.add.u32 [%rd1], %r1;", "'red'");
+  expectRefusedBody("red.relaxed.gpu.global.add.v4.f32 [%rd1], {%r1, %r2, %r3, %r4};", "'red'");
+}
+
+// Fences, memory barriers and warp primitives: the forms LLVM emits for what
+// atoll-mem allows, spelled out.
+TEST(PtxValidator, SyncFormsAreOnTheirAllowList) {
+  for (const char *f :
+       {"fence.sc.cta;", "fence.sc.gpu;", "fence.sc.sys;", "fence.acq_rel.cta;",
+        "fence.acq_rel.gpu;", "fence.acq_rel.sys;", "fence.acquire.gpu;", "fence.release.sys;",
+        "membar.cta;", "membar.gl;", "membar.sys;", "redux.sync.add.s32 %r6, %r2, %r5;",
+        "redux.sync.and.b32 %r6, %r2, %r5;", "redux.sync.min.u32 %r6, %r2, %r5;",
+        "redux.sync.max.s32 %r6, %r2, %r5;", "match.any.sync.b64 %r24, %rd3, %r23;",
+        "match.all.sync.b32 %r26|%p2, %r24, %r25;", "shfl.sync.up.b32 %r32, %r3, 1, 0, %r31;",
+        "shfl.sync.idx.b32 %r36|%p2, %r32, %r2, 31, %r35;", "vote.sync.uni.pred %p2, %p1, %r3;",
+        "vote.sync.ballot.b32 %r41, %p1, %r40;", "activemask.b32 %r1;"})
+    EXPECT_EQ(check(module(std::string("\t") + f)), "") << f;
+
+  expectRefusedBody("fence.proxy.alias;",
+                    "'fence.proxy.alias' is not a form of 'fence' the toolchain emits (proxy "
+                    "fences serve the bulk/TMA copies, which are refused); allowed: fence.sc.cta");
+  expectRefusedBody("fence.proxy.async.global;", "proxy fences");
+  expectRefusedBody("fence.proxy.tensormap::generic.release.gpu;",
+                    "bulk/tensor-memory-accelerator (TMA) operations are not allowed");
+  expectRefusedBody("fence.mbarrier_init.release.cluster;",
+                    "'mbarrier' operations are not allowed");
+  expectRefusedBody("fence.op_restrict.release.cta;",
+                    "is not a form of 'fence' the toolchain emits");
+  expectRefusedBody("fence.sc;", "'fence.sc' is not a form of 'fence'");
+  expectRefusedBody("membar.proxy.alias;", "'membar.proxy.alias' is not a form of 'membar'");
+  expectRefusedBody("redux.sync.min.f32 %r1, %r2, %r3;",
+                    "'redux.sync.min.f32' is not a form of 'redux' the toolchain emits; allowed:");
+  expectRefusedBody("redux.sync.max.abs.NaN.f32 %r1, %r2, %r3;", "is not a form of 'redux'");
+  expectRefusedBody("redux.sync.add.u64 %rd1, %rd2, %r3;", "is not a form of 'redux'");
+  expectRefusedBody("shfl.bfly.b32 %r1, %r2, 1, 31;",
+                    "'shfl.bfly.b32' is not a form of 'shfl' the toolchain emits (warp "
+                    "primitives need .sync and a member mask)");
+  expectRefusedBody("vote.any.pred %p2, %p1;", "(warp primitives need .sync and a member mask)");
+  expectRefusedBody("match.any.b32 %r1, %r2;", "(warp primitives need .sync");
+  expectRefusedBody("vote.sync.ballot.b64 %rd1, %p1, %r2;", "is not a form of 'vote'");
+  expectRefusedBody("shfl.sync.bfly.b64 %rd1, %rd2, 1, 31, %r2;", "is not a form of 'shfl'");
+  expectRefusedBody("activemask.b64 %rd1;", "'activemask.b64' is not a form of 'activemask'");
 }
 
 // atoll-mem turns every barrier into the whole-CTA barrier 0 without a count (warps

@@ -261,6 +261,134 @@ TEST(ToolchainFinal, DenseSwitchCompilesWithoutJumpTable) {
   }
 }
 
+// Every atomic form atoll-mem lets through, in every space, with every ordering and
+// scope: atomicrmw (native forms, and forms expanded into compare-and-swap loops),
+// cmpxchg, atomic loads and stores, fences, the scoped NVVM intrinsics. The
+// toolchain's PTX passes the validator's atom/fence allow-lists in both modes and
+// for the sm_100 spelling of fences (PTX ISA 8.6+: fence.acquire/.release), and
+// holds the forms the allow-list names (the check is not vacuous). The same IR at
+// the cluster scope is refused by the validator (the IR passes do not look at
+// scopes), naming the line.
+static std::string atomicForms(const std::string &Scopes) {
+  std::string IR = "@sm = internal addrspace(3) global [64 x i64] zeroinitializer, align 16\n";
+  const char *Orders[] = {"monotonic", "acquire", "release", "acq_rel", "seq_cst"};
+  const std::pair<const char *, const char *> Spaces[] = {
+      {"global", "ptr addrspace(1) %g"}, {"shared", "ptr addrspace(3) @sm"}, {"generic", "ptr %q"}};
+  for (auto [Space, P] : Spaces) {
+    for (const char *O : Orders) {
+      IR += std::string("define ptx_kernel void @k_") + Space + "_" + O +
+            "(ptr addrspace(1) %g, ptr %p, i1 %c) {\n"
+            "  %q = select i1 %c, ptr %p, ptr addrspacecast (ptr addrspace(3) @sm to ptr)\n";
+      int N = 0;
+      auto Emit = [&](const std::string &I) {
+        IR += "  %a" + std::to_string(N++) + " = " + I + "\n";
+      };
+      std::string Ord = O;
+      std::string Fail = Ord == "seq_cst"                           ? "seq_cst"
+                         : (Ord == "acquire" || Ord == "acq_rel") ? "acquire"
+                                                                   : "monotonic";
+      for (const std::string &Sc : {std::string(""), Scopes}) {
+        auto RMW = [&](const char *Op, const char *Ty, const char *Val, const char *Align) {
+          Emit(std::string("atomicrmw ") + Op + " " + P + ", " + Ty + " " + Val + Sc + " " + Ord +
+               ", align " + Align);
+        };
+        // NVPTX prints no ordering or scope on an atomicrmw it keeps: the native
+        // forms once; the expanded ones (nand, fmax, half) take both on the CAS.
+        if (Sc.empty()) {
+          for (const char *Op : {"xchg", "add", "sub", "or", "max", "umin", "udec_wrap"})
+            RMW(Op, "i32", "1", "4");
+          for (const char *Op : {"xchg", "add", "and", "min"})
+            RMW(Op, "i64", "1", "8");
+          for (const char *Op : {"or", "add"})
+            RMW(Op, "i8", "1", "1");
+          for (const char *Op : {"xchg", "fadd"}) {
+            RMW(Op, "float", "1.0", "4");
+            RMW(Op, "double", "1.0", "8");
+          }
+          RMW("fadd", "half", "0xH3C00", "2");
+          RMW("fadd", "<2 x half>", "<half 0xH3C00, half 0xH3C00>", "4");
+        }
+        RMW("nand", "i32", "1", "4");
+        RMW("fmax", "double", "1.0", "8");
+        for (auto [T, A] : {std::pair{"i32", "4"}, {"i64", "8"}, {"i16", "2"}})
+          Emit(std::string("cmpxchg ") + P + ", " + T + " 0, " + T + " 1" + Sc + " " + Ord + " " +
+               Fail + ", align " + A);
+        if (Ord != "release" && Ord != "acq_rel")
+          Emit(std::string("load atomic i64, ") + P + Sc + " " + Ord + ", align 8");
+        if (Ord != "acquire" && Ord != "acq_rel")
+          IR += std::string("  store atomic i32 0, ") + P + Sc + " " + Ord + ", align 4\n";
+        if (Ord != "monotonic")
+          IR += "  fence" + Sc + " " + Ord + "\n";
+      }
+      IR += "  ret void\n}\n";
+    }
+  }
+  // The scoped intrinsics (atomicAdd_block, atomicCAS_system) on a generic pointer.
+  IR += "define ptx_kernel void @k_nvvm(ptr %p) {\n"
+        "  %i1 = call i32 @llvm.nvvm.atomic.add.gen.i.cta.i32.p0(ptr %p, i32 1)\n"
+        "  %i2 = call i64 @llvm.nvvm.atomic.exch.gen.i.sys.i64.p0(ptr %p, i64 1)\n"
+        "  %i3 = call i64 @llvm.nvvm.atomic.cas.gen.i.sys.i64.p0(ptr %p, i64 0, i64 1)\n"
+        "  %i4 = call i32 @llvm.nvvm.atomic.max.gen.i.cta.i32.p0(ptr %p, i32 1)\n"
+        "  ret void\n}\n"
+        "declare i32 @llvm.nvvm.atomic.add.gen.i.cta.i32.p0(ptr, i32)\n"
+        "declare i64 @llvm.nvvm.atomic.exch.gen.i.sys.i64.p0(ptr, i64)\n"
+        "declare i64 @llvm.nvvm.atomic.cas.gen.i.sys.i64.p0(ptr, i64, i64)\n"
+        "declare i32 @llvm.nvvm.atomic.max.gen.i.cta.i32.p0(ptr, i32)\n";
+  return withHeader(IR);
+}
+
+TEST(ToolchainFinal, EveryAtomicFormPassesTheValidator) {
+  const std::string IR = atomicForms(" syncscope(\"block\")");
+  const std::string IRDevice = atomicForms(" syncscope(\"device\")");
+  for (auto Mode : {Atoll::ClampingMode::MaskBased, Atoll::ClampingMode::ModuloBased}) {
+    CompileOptions Opts;
+    Opts.Mode = Mode;
+    auto C = compileIR(IR, Opts); // compile() validates
+    ASSERT_TRUE(!!C) << toString(C.takeError());
+    EXPECT_FALSE(Atoll::ptx::validate(C->ptx, expectationOf(*C)).has_value());
+    for (const char *Form :
+         {"atom.global.add.u32", "atom.global.add.u64", "atom.global.add.f32",
+          "atom.global.add.f64", "atom.global.and.b64", "atom.global.dec.u32", "atom.global.exch.b64",
+          "atom.shared.add.u32", "atom.shared.exch.b64", "atom.shared.dec.u32", "atom.add.u32",
+          "atom.exch.b64", "atom.relaxed.sys.global.cas.b32", "atom.acquire.cta.shared.cas.b64",
+          "atom.release.cta.cas.b32", "atom.acq_rel.sys.cas.b64", "atom.cta.add.s32",
+          "atom.sys.exch.b64", "atom.sys.cas.b64", "atom.cta.max.s32", "ld.acquire.cta.global.b64",
+          "st.release.sys.shared.b32"})
+      EXPECT_NE(C->ptx.find(std::string(Form) + " "), std::string::npos) << Form;
+    for (const char *Form :
+         {"fence.sc.cta;", "fence.sc.sys;", "fence.acq_rel.cta;", "fence.acq_rel.sys;"})
+      EXPECT_NE(C->ptx.find(Form), std::string::npos) << Form;
+    // Expanded, never emitted: shared/generic float adds and 64-bit arithmetic.
+    for (const char *Form : {"atom.shared.add.f32", "atom.shared.add.u64", "atom.add.f32",
+                             "atom.add.u64", "noftz", "\tred."})
+      EXPECT_EQ(C->ptx.find(Form), std::string::npos) << Form;
+  }
+  // The device scope, with the PTX ISA 8.6 spelling of fences (sm_100).
+  CompileOptions Sm100;
+  Sm100.GpuArch = "sm_100";
+  auto E = compileIR(IRDevice, Sm100);
+  ASSERT_TRUE(!!E) << toString(E.takeError());
+  EXPECT_NE(E->ptx.find("atom.acq_rel.gpu.shared.cas.b32 "), std::string::npos);
+  EXPECT_NE(E->ptx.find("fence.sc.gpu;"), std::string::npos);
+  EXPECT_NE(E->ptx.find("fence.acquire.gpu;"), std::string::npos);
+  EXPECT_NE(E->ptx.find("fence.release.sys;"), std::string::npos);
+
+  // The cluster scope: refused by atoll-mem, naming the instruction (the validator
+  // refuses `.cluster` too: PtxValidator.RefusesClusterBulkTmaAndMbarrier).
+  auto F = failureOf(compileIR(withHeader(R"(
+define ptx_kernel void @k(ptr addrspace(1) %g) {
+  %a = cmpxchg ptr addrspace(1) %g, i32 0, i32 1 syncscope("cluster") acq_rel acquire, align 4
+  ret void
+}
+)")));
+  ASSERT_TRUE(F);
+  EXPECT_EQ(F->Kind, FailureKind::Refused);
+  EXPECT_NE(F->Message.find("synchronisation scope syncscope(\"cluster\") is not supported "
+                            "(kernels are never launched in clusters)"),
+            std::string::npos)
+      << F->Message;
+}
+
 // R2-F2: the check after code generation. A hardened kernel whose cycle has no
 // read of the cancel word (a pass bug) is a CompileError; the same cycle with a
 // volatile load through the control parameter and an exit, or marked as the pass's

@@ -18,7 +18,14 @@ thread_local std::string *FatalMessage = nullptr;
 void fatalErrorHandler(void *, const char *Reason, bool) {
   if (FatalMessage) {
     *FatalMessage = Reason;
-    return; // LLVM then aborts or exits; the CrashRecoveryContext catches both
+    // Leave the step now. Returning lets LLVM abort (GenCrashDiag, which the
+    // CrashRecoveryContext catches as a signal) or call exit(1), which nothing
+    // catches: a usage error such as NVPTX's "does not support syncscope" ended
+    // the whole process (the service with compileInProcess, atoll-harden with no
+    // message, a compile worker without an answer).
+    if (CrashRecoveryContext *CRC = CrashRecoveryContext::GetCurrent())
+      CRC->HandleExit(1);
+    return;
   }
   // Not inside a toolchain step: LLVM's default behaviour.
   errs() << "LLVM ERROR: " << Reason << "\n";
