@@ -543,10 +543,11 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // Fuel, the budget not yet handed to Count (i64, signed: at most 2^63-1).
   BasicBlock &Entry = F.getEntryBlock();
   IRBuilder<> EB(&Entry, Entry.getFirstNonPHIOrDbgOrAlloca());
-  AllocaInst *Count = nullptr, *Fuel = nullptr;
+  AllocaInst *Count = nullptr, *Fuel = nullptr, *Polled = nullptr;
   if (Counted) {
     Count = EB.CreateAlloca(I32, nullptr, "atoll.poll.count");
     Fuel = EB.CreateAlloca(I64, nullptr, "atoll.fuel.left");
+    Polled = EB.CreateAlloca(Type::getInt1Ty(Ctx), nullptr, "atoll.polled");
   }
   // Initialisation at the end of the entry block (it dominates every cycle).
   EB.SetInsertPoint(Entry.getTerminator());
@@ -574,6 +575,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     // wait for the read (at a charge it cost the grid-stride kernels up to 7% on the
     // H200), so a kernel with charged loops only makes no entry read for them.
     EB.CreateStore(FirstCount, Count);
+    EB.CreateStore(EB.getFalse(), Polled);
     EB.CreateStore(EB.CreateSub(Budget, First), Fuel);
   }
   EntryRead Start{F, Control};
@@ -655,10 +657,30 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     Instruction *SlowT = SplitBlockAndInsertIfThen(Due, Term, false, Unlikely);
     BasicBlock *Slow = SlowT->getParent();
     Slow->setName("atoll.poll");
+    // A thread's first counted poll takes the entry read (issued at the kernel's
+    // start, long back) instead of a fresh read it would wait for: a fresh read at
+    // the charge of every grid-stride loop above the first 2^K held each thread
+    // about a memory latency before its loop (session 9). The first interval then
+    // runs from the kernel's start to the second counted poll: one interval more
+    // of work after a cancel, once per thread (docs/passes.md "The first poll").
+    // A block that started after the cancel still leaves there.
     B.SetInsertPoint(SlowT);
-    Value *Cancelled = PollCancel(B);
-    Instruction *LeaveT = SplitBlockAndInsertIfThen(Cancelled, SlowT, false, Unlikely);
-    ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
+    Value *Fresh = B.CreateLoad(B.getInt1Ty(), Polled, "atoll.polled");
+    Instruction *FreshT = nullptr, *FirstT = nullptr;
+    SplitBlockAndInsertIfThenElse(Fresh, SlowT, &FreshT, &FirstT);
+    FreshT->getParent()->setName("atoll.poll.fresh");
+    FirstT->getParent()->setName("atoll.poll.entryread");
+    {
+      IRBuilder<> FB(FreshT);
+      Instruction *LeaveT = SplitBlockAndInsertIfThen(PollCancel(FB), FreshT, false, Unlikely);
+      ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
+    }
+    {
+      IRBuilder<> FB(FirstT);
+      FB.CreateStore(FB.getTrue(), Polled);
+      Instruction *LeaveT = SplitBlockAndInsertIfThen(Start.get(), FirstT, false, Unlikely);
+      ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
+    }
     B.SetInsertPoint(SlowT);
     Value *Left = B.CreateAdd(B.CreateLoad(I64, Fuel), B.CreateSExt(C1, I64), "atoll.fuel.rest");
     Value *Spent = B.CreateICmpSLT(Left, B.getInt64(1), "atoll.fuel.spent");
@@ -737,7 +759,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   }
 
   DominatorTree DT(F);
-  PromoteMemToReg({Count, Fuel}, DT);
+  PromoteMemToReg({Count, Fuel, Polled}, DT);
   insertStraightPolls(F, Control, Leave, Start, prologueOf(F, Opts));
   return true;
 }

@@ -47,7 +47,7 @@
 ; CHECK-LABEL: define ptx_kernel void @shared_forms(
 ; CHECK-NOT:     atomicrmw fadd
 ; CHECK:       atomicrmw.start.atoll.backedge:
-; CHECK:       atoll.poll:
+; CHECK:       atoll.poll.fresh:
 ; CHECK-NEXT:    %atoll.cancel = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
 ; CHECK:       atomicrmw.start:
 ; CHECK:         %loaded = phi float [ {{%.*}}, %atoll.body ], [ {{%.*}}, %{{[0-9]+}} ]
@@ -79,7 +79,7 @@
 ; CHECK-NEXT:    %atoll.atomic.inv = xor i32 [[M]], -1
 ; CHECK-NEXT:    %atoll.atomic.init = load i32, ptr addrspace(1) %atoll.atomic.word, align 4
 ; CHECK:       atoll.atomic.loop.atoll.backedge:
-; CHECK:       atoll.poll:
+; CHECK:       atoll.poll.fresh:
 ; CHECK-NEXT:    %atoll.cancel = load volatile i32
 ; CHECK:       atoll.atomic.loop:
 ; CHECK:         %atoll.atomic.old = phi i32 [ %atoll.atomic.init, %atoll.body ], [ %atoll.cas.loaded, %{{[0-9]+}} ]

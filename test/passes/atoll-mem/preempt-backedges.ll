@@ -52,7 +52,7 @@ define ptx_kernel void @straight(ptr %p) {
 ; CHECK-NEXT:    %atoll.poll.next = sub i32 %atoll.poll.count.0, 1
 ; CHECK-NEXT:    %atoll.poll.due = icmp slt i32 %atoll.poll.next, 1
 ; CHECK-NEXT:    br i1 %atoll.poll.due, label %atoll.poll, label {{%.*}}, !prof [[UNLIKELY:![0-9]+]]
-; CHECK:       atoll.poll:
+; CHECK:       atoll.poll.fresh:
 ; CHECK-NEXT:    [[CW:%atoll.cancel[0-9]*]] = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
 ; CHECK-NEXT:    {{%.*}} = icmp ne i32 [[CW]], 0
 ; CHECK:       loop:

@@ -33,7 +33,7 @@ extern "C" __global__ void add1(int *x) { x[threadIdx.x] += 1; }
 // CHECK-NOT:   atoll.cancel.eager
 // CHECK:       .atoll.backedge:
 // CHECK-NEXT:    %atoll.poll.next = sub i32
-// CHECK:       atoll.poll:
+// CHECK:       atoll.poll.fresh:
 // CHECK-NEXT:    load volatile i32, ptr addrspace(1) %atoll.ctrl
 // CHECK:       ret void
 // CHECK-LABEL: define {{.*}}void @wait_flag(

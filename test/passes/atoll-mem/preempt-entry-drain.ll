@@ -9,7 +9,9 @@
 ;    it; R7-F7: a loop's first iteration counts), an
 ;    entry check branches on the read: no new load, so streaming kernels never wait;
 ;  - charged loops (at most 2^20 units) do not wait for the read (at a charge it cost
-;    grid-stride kernels up to 7% on the H200); a charge of 64 or more polls anyway.
+;    grid-stride kernels up to 7% on the H200) unless their charge can pass half the
+;    entry budget (R8-F3, preempt-charge-entry.ll); a thread's first counted poll
+;    takes the read (preempt-first-poll.ll).
 ; Entry checks are never split in before a phi (R7-F8: a phi's copies are charged to
 ; its predecessors), and the read and its compare weigh nothing (R7-F9: CodeGenPrepare
 ; sinks the compare next to its branch; the check after codegen refused the benign
@@ -45,7 +47,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:       loop:
 ; CHECK:         %atoll.poll.count.0 = phi i32 [{{.*}}%atoll.poll.first, %atoll.body ]
 ; NOSTART-LABEL: define ptx_kernel void @loop(
-; NOSTART-NOT:   atoll.cancel.start
+; NOSTART-NOT:   select i1 %atoll.cancelled.start
 ; NOSTART:       }
 ; IRR-LABEL:   define ptx_kernel void @irr(
 ; IRR:         toa:

@@ -23,7 +23,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:         [[LG0:%atoll.len.fr[0-9]*]] = freeze i64 %n
 ; CHECK-NEXT:         [[LEN:%atoll.len[0-9]*]] = call i64 @llvm.umin.i64(i64 [[LG0]], i64 {{%.*}})
 ; CHECK:       loadstoreloop.atoll.backedge:
-; CHECK:       atoll.poll:
+; CHECK:       atoll.poll.fresh:
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %atoll.ctrl
 ; CHECK:       loadstoreloop:
 ; CHECK:         store i8 7, ptr addrspace(1)
