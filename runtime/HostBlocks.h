@@ -58,7 +58,7 @@ private:
   struct Block {
     size_t bytes = 0;
     bool released = false;
-    std::vector<Fence> fences;
+    std::vector<Fence> fences{};
   };
   /// True when every transfer recorded on the block has completed.
   bool idle(const Block &b) const;

@@ -132,11 +132,13 @@ public:
   enum class CopyKind : uint8_t { ToDevice, ToHost, DeviceToDevice, Fill };
   // Buffers by value: the caller's handles are read once, on entry (another thread
   // could change them while the lock is released).
+  // `kind` and `device` have no default: every request names them (GCC's
+  // -Wmissing-field-initializers says so when one does not); the rest have one.
   struct CopyRequest {
     CopyKind kind;
     Buffer device; // the destination, or the source of ToHost
     uint64_t deviceOffset = 0;
-    Buffer src;    // DeviceToDevice source
+    Buffer src{}; // DeviceToDevice source
     uint64_t srcOffset = 0;
     const void *hostSrc = nullptr;
     void *hostDst = nullptr;
