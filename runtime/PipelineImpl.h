@@ -123,8 +123,6 @@ public:
                           std::chrono::microseconds spin = std::chrono::microseconds(100));
   /// Queries the stream (no waiting): true when idle; finishes the batch then.
   Result<bool> pollIdle(Lock &lock);
-  /// True when `ptr` is page-locked host memory known to the driver.
-  bool isPinnedHost(const void *ptr, size_t bytes) const noexcept;
 
   Status launch(const Application &app, uint32_t kernelIndex, const LaunchConfig &config,
                 std::span<const Arg> args);
