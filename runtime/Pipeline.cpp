@@ -636,10 +636,6 @@ Status PipelineImpl::requestCancel(Lock &) {
   return {};
 }
 
-bool PipelineImpl::isPinnedHost(const void *ptr, size_t bytes) const noexcept {
-  return state->hostBlocks && state->hostBlocks->contains(ptr, bytes);
-}
-
 Status PipelineImpl::launch(const Application &app, uint32_t index, const LaunchConfig &config,
                             std::span<const Arg> args) {
   const LoadedModule &m = app.module();

@@ -82,16 +82,6 @@ Status PipelineImpl::copy(const CopyRequest &q) {
 
   const cuda::DriverApi &api = *state->api;
   const bool hostMemory = q.kind == CopyKind::ToDevice || q.kind == CopyKind::ToHost;
-  // Pageable host memory makes the driver finish the copy before returning, which
-  // would wait for earlier work without a bound: the copy is issued only on an idle
-  // stream, with the lock held since that was known (so no launch slipped in).
-  // Every other enqueue needs room in the driver's queue (kMaxQueued).
-  const void *host = q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst;
-  const bool pageable = hostMemory && !isPinnedHost(host, q.bytes);
-  // Review R8-F6: the bytes in flight are bounded (maxQueuedCopyBytes, per pipeline):
-  // a cancel word stops kernels, not a memset or a DMA, so this bounds what a quiet
-  // section waits for once the gate is closed. Larger requests go in pieces.
-  const uint64_t limit = state->options.maxQueuedCopyBytes;
   std::string_view what;
   switch (q.kind) {
   case CopyKind::ToDevice: what = "a copy to the device"; break;
@@ -99,6 +89,40 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   case CopyKind::DeviceToDevice: what = "a device-to-device copy"; break;
   case CopyKind::Fill: what = "a fill"; break;
   }
+  // Pageable host memory makes the driver finish the copy before returning, which
+  // would wait for earlier work without a bound: the copy is issued only on an idle
+  // stream, with the lock held since that was known (so no launch slipped in).
+  // Every other enqueue needs room in the driver's queue (kMaxQueued).
+  // Review R9-F2: a page-locked block is held (HostBlocks::Use) from the moment it
+  // is recognised until this copy's last fence is recorded, so that no other owner
+  // gets it meanwhile, even if its HostMemory is dropped while the copy waits.
+  const void *host = q.kind == CopyKind::ToDevice ? q.hostSrc : q.hostDst;
+  HostBlocks::Use pinned;
+  bool pageable = false;
+  if (hostMemory) {
+    HostBlocks::Classified c;
+    if (state->hostBlocks)
+      c = state->hostBlocks->classify(host, q.bytes);
+    switch (c.range) {
+    case HostBlocks::Range::Foreign: pageable = true; break;
+    case HostBlocks::Range::Pinned: pinned = std::move(c.use); break;
+    case HostBlocks::Range::Released:
+      return named(Error(ErrorCode::InvalidArgument,
+                         fmt::format("{} of {} bytes names page-locked host memory that was "
+                                     "released (its HostMemory was dropped)",
+                                     what, q.bytes)));
+    case HostBlocks::Range::Straddles:
+      return named(Error(ErrorCode::InvalidArgument,
+                         fmt::format("{} of {} bytes: the host range overlaps a block of "
+                                     "page-locked host memory (HostMemory) without lying "
+                                     "inside it",
+                                     what, q.bytes)));
+    }
+  }
+  // Review R8-F6: the bytes in flight are bounded (maxQueuedCopyBytes, per pipeline):
+  // a cancel word stops kernels, not a memset or a DMA, so this bounds what a quiet
+  // section waits for once the gate is closed. Larger requests go in pieces.
+  const uint64_t limit = state->options.maxQueuedCopyBytes;
   DeviceActivity &device = DeviceActivity::of(state->info.ordinal);
   for (uint64_t done = 0; done < q.bytes;) {
     const uint64_t n = std::min(q.bytes - done, limit);
@@ -125,6 +149,17 @@ Status PipelineImpl::copy(const CopyRequest &q) {
       if (Status s = waitForRoom(lock, kMaxQueued - ops, "a copy", &q); !s)
         return s;
     }
+    // Review R9-F2: the waits above released the lock; the owner may have dropped the
+    // block meanwhile. It is still held (no one else has it), but the copy no longer
+    // has a host side: refused. A release after this check lets this piece land in
+    // the released block, which stays held until its fence is recorded.
+    if (pinned && state->hostBlocks->released(pinned))
+      return named(Error(
+          ErrorCode::InvalidArgument,
+          fmt::format("{} of {} bytes was not enqueued{}: the host block was released during "
+                      "the copy (its HostMemory was dropped while the copy waited)",
+                      what, q.bytes,
+                      done ? fmt::format(" past its first {} bytes", done) : std::string())));
     if (Status s = beginBatch(); !s)
       return s;
 
@@ -161,8 +196,8 @@ Status PipelineImpl::copy(const CopyRequest &q) {
     queuedBytes += n;
     // A pinned block is not handed to its next owner before this transfer has ended
     // (review R3-F3): an event behind each piece, which the block's reuse queries.
-    if (hostMemory && !pageable) {
-      if (CUresult e = state->hostBlocks->noteTransfer(host, id, stream); e != CUDA_SUCCESS)
+    if (pinned) {
+      if (CUresult e = state->hostBlocks->noteTransfer(pinned, id, stream); e != CUDA_SUCCESS)
         return named(state->fail(e, "recording the end of a transfer from pinned memory"));
       noteEnqueued();
     }
@@ -190,9 +225,12 @@ Status PipelineImpl::copy(const CopyRequest &q) {
   // Pageable: the driver has finished with the host memory when the call returns
   // (to the host: copied; to the device: staged, landing before any later work). A
   // wait for the idle stream would also wait for work other threads enqueued since,
-  // and cancel it at the timeout.
-  if (!q.async && !pageable)
+  // and cancel it at the timeout. Pinned: every piece has its fence, so the block is
+  // let go of before the wait (its reuse waits for the fences instead).
+  if (!q.async && !pageable) {
+    pinned.reset();
     return waitIdle(lock, /*countAsSync=*/false);
+  }
   return {};
 }
 

@@ -123,8 +123,6 @@ public:
                           std::chrono::microseconds spin = std::chrono::microseconds(100));
   /// Queries the stream (no waiting): true when idle; finishes the batch then.
   Result<bool> pollIdle(Lock &lock);
-  /// True when `ptr` is page-locked host memory known to the driver.
-  bool isPinnedHost(const void *ptr, size_t bytes) const noexcept;
 
   Status launch(const Application &app, uint32_t kernelIndex, const LaunchConfig &config,
                 std::span<const Arg> args);
@@ -132,11 +130,13 @@ public:
   enum class CopyKind : uint8_t { ToDevice, ToHost, DeviceToDevice, Fill };
   // Buffers by value: the caller's handles are read once, on entry (another thread
   // could change them while the lock is released).
+  // `kind` and `device` have no default: every request names them (GCC's
+  // -Wmissing-field-initializers says so when one does not); the rest have one.
   struct CopyRequest {
     CopyKind kind;
     Buffer device; // the destination, or the source of ToHost
     uint64_t deviceOffset = 0;
-    Buffer src;    // DeviceToDevice source
+    Buffer src{}; // DeviceToDevice source
     uint64_t srcOffset = 0;
     const void *hostSrc = nullptr;
     void *hostDst = nullptr;
