@@ -1,7 +1,8 @@
 // The service side of the compile workers: a pool of warm, single-use
 // atoll-compile-worker processes (started, initialised, under seccomp, waiting on
-// their socket). Each request takes one worker, which serves it and exits; a fresh
-// one is started in the background. A worker that parsed hostile input may be
+// their socket). Each request takes one worker, which serves it and is killed (once
+// no load is in flight: PoolConfig::holdAnswered); a fresh one is started in the
+// background. A worker that parsed hostile input may be
 // compromised, so it never sees a second request; its answer is untrusted data
 // (Protocol.h decodes it defensively).
 //
