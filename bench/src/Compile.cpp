@@ -166,28 +166,35 @@ std::pair<unsigned, unsigned> cpuTopology() {
 }
 
 /// `n` loads started together from `n` threads (each its own bitcode); the wall
-/// time from the start signal until the last one returned.
-double burst(Atoll::Runtime &rt, const std::vector<std::vector<uint8_t>> &inputs) {
+/// time from the start signal until the last one returned. `loads` (if given) gets
+/// each load's own time, from the start signal until it returned.
+double burst(Atoll::Runtime &rt, const std::vector<std::vector<uint8_t>> &inputs,
+             std::vector<double> *loads = nullptr) {
   std::atomic<bool> go{false};
   std::atomic<int> failures{0};
   std::atomic<size_t> ready{0};
+  std::vector<double> each(inputs.size(), NAN);
+  Clock::time_point t;
   std::vector<std::thread> threads;
-  for (const auto &bytes : inputs)
-    threads.emplace_back([&, b = &bytes] {
+  for (size_t i = 0; i < inputs.size(); ++i)
+    threads.emplace_back([&, i] {
       ready++;
       while (!go.load(std::memory_order_acquire))
         std::this_thread::yield();
-      failures += !rt.loadApplication(b->data(), b->size());
+      failures += !rt.loadApplication(inputs[i].data(), inputs[i].size());
+      each[i] = msSince(t); // t was written before go
     });
   while (ready.load() < inputs.size())
     std::this_thread::yield();
-  auto t = Clock::now();
+  t = Clock::now();
   go.store(true, std::memory_order_release);
   for (auto &th : threads)
     th.join();
   double ms = msSince(t);
   if (failures)
     fail("a parallel load failed");
+  if (loads)
+    *loads = std::move(each);
   return ms;
 }
 
@@ -680,6 +687,9 @@ void runCompile(Context &ctx) {
   struct CurveReps {
     std::vector<double> in, w, request;
     std::vector<bool> workersFirst;
+    // Each burst's loads, each from the start signal until it returned: their mean
+    // and the largest, per path.
+    std::vector<double> inLoadMean, inLoadMax, wLoadMean, wLoadMax;
   };
   std::vector<CurveReps> repLog(std::size(curveNs));
   std::vector<CurvePoint> curve;
@@ -715,8 +725,11 @@ void runCompile(Context &ctx) {
             waitWarm(*wRt, limit);
             auto inputs = inputsFor(n);
             Atoll::RuntimeStats before = wRt->stats();
-            double ms = burst(*wRt, inputs);
+            std::vector<double> loads;
+            double ms = burst(*wRt, inputs, &loads);
             Atoll::RuntimeStats after = wRt->stats();
+            repLog[i].wLoadMean.push_back(mean(loads));
+            repLog[i].wLoadMax.push_back(*std::max_element(loads.begin(), loads.end()));
             wMs[i].push_back(ms);
             uint64_t requests = after.compileRequests - before.compileRequests;
             repLog[i].w.push_back(ms);
@@ -733,7 +746,10 @@ void runCompile(Context &ctx) {
             // The workers' refill after their burst (exec, LLVM init, the warm-up)
             // must not run next to this one.
             waitWarm(*wRt, limit);
-            double ms = burst(*inRt, inputsFor(n));
+            std::vector<double> loads;
+            double ms = burst(*inRt, inputsFor(n), &loads);
+            repLog[i].inLoadMean.push_back(mean(loads));
+            repLog[i].inLoadMax.push_back(*std::max_element(loads.begin(), loads.end()));
             inMs[i].push_back(ms);
             repLog[i].in.push_back(ms);
           };
@@ -821,6 +837,31 @@ void runCompile(Context &ctx) {
         pj["worker_ms_reps"] = cr.w;
         pj["worker_request_ms_reps"] = cr.request;
         pj["workers_first_reps"] = cr.workersFirst;
+      }
+      // Where a load's time goes, per N (medians over the repetitions of each burst's
+      // mean and largest load): the loads' mean against their largest shows how far
+      // the burst's last load trails the typical one; through workers, the mean load
+      // less the mean worker request (the pool's time from taking a worker to its
+      // decoded answer) is the service's own part of a load (cache key, taking a
+      // worker, the PTX validation, the module cache), which the in-process path
+      // pays too but for taking a worker.
+      log("  a load's parts (ms; medians over the repetitions of each burst's mean and "
+          "largest load):");
+      log("  %3s %12s %12s %12s %12s %12s %12s", "N", "inproc mean", "inproc max",
+          "workers mean", "workers max", "request", "outside req");
+      for (size_t i = 0; i < curve.size(); ++i) {
+        const CurveReps &cr = repLog[i];
+        double inMean = median(cr.inLoadMean), inMax = median(cr.inLoadMax),
+               wMean = median(cr.wLoadMean), wMax = median(cr.wLoadMax),
+               request = median(cr.request);
+        log("  %3u %12.1f %12.1f %12.1f %12.1f %12.1f %12.1f", curve[i].n, inMean, inMax, wMean,
+            wMax, request, wMean - request);
+        Json &pj = c["points"][i];
+        pj["in_process_load_mean_ms_reps"] = cr.inLoadMean;
+        pj["in_process_load_max_ms_reps"] = cr.inLoadMax;
+        pj["worker_load_mean_ms_reps"] = cr.wLoadMean;
+        pj["worker_load_max_ms_reps"] = cr.wLoadMax;
+        pj["worker_outside_request_ms"] = wMean - request;
       }
     } catch (const std::exception &e) {
       res.error("compile", e.what());

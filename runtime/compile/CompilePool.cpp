@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -142,6 +143,8 @@ CompilePool::~CompilePool() {
     refill_.join();
   for (Proc &p : idle_)
     destroy(p);
+  for (Held &h : held_)
+    destroy(h.proc);
   reapRetired(true);
   if (wakeFd_ >= 0)
     ::close(wakeFd_);
@@ -162,6 +165,7 @@ CompilePool::Stats CompilePool::stats() const {
   std::lock_guard lock(mutex_);
   Stats s = stats_;
   s.live = live_.load();
+  s.held = held_.size();
   return s;
 }
 
@@ -249,6 +253,54 @@ void CompilePool::retire(Proc &p) {
   p.pid = p.fd = -1;
 }
 
+void CompilePool::hold(Proc &p) {
+  if (config_.holdAnswered.count() <= 0) {
+    retire(p);
+    return;
+  }
+  // It waits for the end of its socket (WorkerService.cpp), blocked; should it do
+  // anything else meanwhile (a compromised worker may spin), it does so at the
+  // lowest priority of the normal policy, behind the compiles in flight. The pid is
+  // an unreaped child of ours: it names no other process. Its exit then runs at that
+  // priority too.
+  (void)::setpriority(PRIO_PROCESS, id_t(p.pid), 19);
+  {
+    std::lock_guard lock(mutex_);
+    held_.push_back({p, Clock::now()});
+  }
+  p.pid = p.fd = -1;
+  wake();
+}
+
+void CompilePool::heldToEnd(bool inFlight, size_t starting, std::vector<Proc> &out) {
+  auto now = Clock::now();
+  // A request waiting for a worker, or a claim without an idle or starting worker
+  // for it, while every slot is taken: the held workers' slots are needed.
+  const bool slotsNeeded = live_.load() >= config_.size &&
+                           (waiting_ > 0 || claims_ > idle_.size() + starting);
+  std::vector<Held> keep;
+  for (Held &h : held_) {
+    int st;
+    pid_t r;
+    while ((r = ::waitpid(h.proc.pid, &st, WNOHANG)) < 0 && errno == EINTR) {
+    }
+    if (r != 0) {
+      // It ended by itself (or, ECHILD, is not ours to wait for any more).
+      reaped();
+      ::close(h.proc.fd);
+      continue;
+    }
+    if (!inFlight || stopping_ || slotsNeeded || now - h.since >= config_.holdAnswered) {
+      if (!inFlight)
+        stats_.endedAfterLoads++;
+      out.push_back(h.proc);
+    } else {
+      keep.push_back(h);
+    }
+  }
+  held_ = std::move(keep);
+}
+
 void CompilePool::reapRetired(bool wait) {
   std::vector<int> pids;
   {
@@ -296,6 +348,8 @@ void CompilePool::refillLoop() {
   std::vector<Proc> starting;
   for (;;) {
     bool backoff = false;
+    std::vector<Proc> ending;
+    bool anyHeld = false;
     {
       std::lock_guard lock(mutex_);
       if (stopping_)
@@ -333,6 +387,11 @@ void CompilePool::refillLoop() {
       const size_t loads = std::max(loads_, requests_);
       const bool inFlight = loads > 0;
       const size_t recent = recentRequests(Clock::now());
+      // The workers that answered: ended once no load is in flight (their exits
+      // then run on free cores), or earlier when their slots are needed or they were
+      // held long enough (PoolConfig::holdAnswered).
+      heldToEnd(inFlight, starting.size(), ending);
+      anyHeld = !held_.empty();
       auto needed = [&] {
         const size_t supply = idle_.size() + starting.size();
         return !inFlight || supply < waiting_ + claims_ + config_.warmFloor ||
@@ -356,6 +415,8 @@ void CompilePool::refillLoop() {
       }
       starting_ = starting.size();
     }
+    for (Proc &p : ending)
+      retire(p);
     reapRetired(false);
     bool zombies;
     {
@@ -365,7 +426,12 @@ void CompilePool::refillLoop() {
     std::vector<pollfd> fds{{wakeFd_, POLLIN, 0}};
     for (const Proc &p : starting)
       fds.push_back({p.fd, POLLIN, 0});
-    int timeout = backoff ? 1000 : (starting.empty() && !zombies ? -1 : zombies ? 20 : 100);
+    // Zombies and held workers (one may end by itself, or reach the hold limit) are
+    // looked at every 20 ms.
+    int timeout = backoff ? 1000
+                          : (starting.empty() && !zombies && !anyHeld ? -1
+                             : zombies || anyHeld                     ? 20
+                                                                      : 100);
     int n = ::poll(fds.data(), fds.size(), timeout);
     if (n < 0 && errno != EINTR)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -708,17 +774,22 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
       claims_++;
       handOver->effective_ = true;
     }
-    // Single use: whatever it does next, it is done. Killed now, reaped by the
-    // refill thread: the exit of a process with a large address space takes
-    // milliseconds that the caller need not wait for.
-    retire(p);
     // In place: the PTX or cubin keeps the frame's allocation (no second copy).
     auto resp = decodeResponse(std::move(*frame));
-    if (!resp)
-      return fail(std::move(resp).error());
-    if (std::holds_alternative<Ready>(*resp))
+    if (!resp || std::holds_alternative<Ready>(*resp)) {
+      // Killed now, reaped by the refill thread.
+      retire(p);
+      if (!resp)
+        return fail(std::move(resp).error());
       return fail(Error(ErrorCode::CompileError,
                         "the compile worker sent Ready instead of an answer"));
+    }
+    // Single use: whatever it does next, it is done. It answered and waits to be
+    // ended: the refill thread kills it once no load is in flight (or its slot is
+    // needed, or it was held for PoolConfig::holdAnswered), so that its exit (the
+    // unmapping of a process of about 120 MB resident) does not slow the compiles
+    // of the loads still in flight; the caller never waits for it.
+    hold(p);
     std::lock_guard lock(mutex_);
     stats_.served++;
     return resp;

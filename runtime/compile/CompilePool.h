@@ -1,7 +1,8 @@
 // The service side of the compile workers: a pool of warm, single-use
 // atoll-compile-worker processes (started, initialised, under seccomp, waiting on
-// their socket). Each request takes one worker, which serves it and exits; a fresh
-// one is started in the background. A worker that parsed hostile input may be
+// their socket). Each request takes one worker, which serves it and is killed (once
+// no load is in flight: PoolConfig::holdAnswered); a fresh one is started in the
+// background. A worker that parsed hostile input may be
 // compromised, so it never sees a second request; its answer is untrusted data
 // (Protocol.h decodes it defensively).
 //
@@ -33,6 +34,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -68,6 +70,12 @@ struct PoolConfig {
   /// time of this pool's starts from exec to Ready (100 ms before the first), at
   /// least 1 ms, at most 60 s. Tests set it.
   std::chrono::milliseconds demandWindow{0};
+  /// A worker that answered is ended (SIGKILL) once no load is in flight, when a
+  /// request or claim needs its slot, or after this long, whichever comes first:
+  /// until then it waits, blocked, at nice 19. Its exit (unmapping LLVM, the toolkit's
+  /// libraries and its heap) slowed the compiles of the other loads in flight (the
+  /// burst's last loads), which no in-process load pays. 0 = end at once.
+  std::chrono::milliseconds holdAnswered{1000};
   /// How long a request waits for a free worker; 0 = `timeout`.
   std::chrono::milliseconds waitTimeout{0};
   /// Largest compile answer (PTX, signatures) and largest assemble answer (cubin;
@@ -209,6 +217,9 @@ public:
     uint64_t ready = 0;       // workers that became Ready
     uint64_t compileMicros = 0, compileRequests = 0;
     uint64_t assembleMicros = 0, assembleRequests = 0;
+    /// Workers that answered and wait to be ended (PoolConfig::holdAnswered), now;
+    /// and those ended while no load was in flight.
+    uint64_t held = 0, endedAfterLoads = 0;
     /// Answer payloads being received or decoded inside run() (counted apart from
     /// the budget, so that tests can check the budget against it): now and peak.
     uint64_t receivingBytes = 0, peakReceivingBytes = 0;
@@ -246,6 +257,12 @@ private:
   void reaped();
   /// SIGKILL now; the refill thread reaps it.
   void retire(Proc &p);
+  /// A worker that answered: ended later by the refill thread (PoolConfig::holdAnswered).
+  void hold(Proc &p);
+  /// Under the lock: moves the held workers to end now into `out` (all when no load
+  /// is in flight or a request or claim lacks a worker, else those held past the
+  /// limit) and reaps those that ended by themselves.
+  void heldToEnd(bool inFlight, size_t starting, std::vector<Proc> &out);
   void reapRetired(bool wait);
   /// Reaps a process that should end by itself; kills it at the deadline.
   int reap(Proc &p, Clock::time_point deadline, bool &killed);
@@ -255,6 +272,11 @@ private:
   std::condition_variable ready_;
   std::deque<Proc> idle_;
   std::vector<int> retired_; // killed, not yet reaped
+  struct Held {
+    Proc proc;
+    Clock::time_point since;
+  };
+  std::vector<Held> held_; // answered, not yet ended (hold())
   size_t starting_ = 0;
   /// Handed to a request, not yet given back by run(), and still working: a worker
   /// stops counting once its answer's header arrives (it no longer takes a core, and

@@ -15,8 +15,10 @@
 #include <fmt/format.h>
 
 #include <malloc.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
@@ -225,7 +227,18 @@ extern "C" int atoll_compile_worker_serve(int fd) {
   std::string().swap(*payload); // free the request's bytes before answering
   if (!writeAll(fd, encodeResponse(response), forever))
     return ATOLL_WORKER_EXIT_PROTOCOL;
-  return 0;
+  // Done; it waits, blocked, until the service ends it (SIGKILL; or the end of the
+  // socket), and exits only then: its exit, unmapping LLVM, the toolkit's libraries
+  // and its heap, takes CPU time of the order of a compile's and slowed the compiles
+  // of other loads running next to it; the service ends it when none is in flight
+  // (CompilePool, PoolConfig::holdAnswered). Nothing more is read: a byte from the
+  // service ends it too.
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, -1) < 0 && errno == EINTR)
+      continue;
+    return 0;
+  }
 }
 
 extern "C" void atoll_compile_worker_fail(int fd, const char *message) {

@@ -641,3 +641,96 @@ TEST(CompilePool, AnActivityHoldsTheRefillUntilItEnds) {
   EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
   EXPECT_EQ(pool->stats().started, 4u);
 }
+
+// A worker that answered waits (as the real one does) until the pool ends it: while
+// a load is in flight it is held, blocked at nice 19, so that its exit (the unmapping
+// of a process of about 120 MB resident) does not run next to the compiles of the
+// other loads; once no load is in flight it is ended and its slot refilled.
+TEST(CompilePool, AnAnsweredWorkerEndsOnceNoLoadIsInFlight) {
+  PoolConfig c = fakeConfig(2);
+  c.warmFloor = 0;
+  c.holdAnswered = std::chrono::milliseconds(60000);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  {
+    CompilePool::Activity load = pool->activity();
+    ASSERT_TRUE(runMode(*pool, "wait-end").ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto during = pool->stats();
+    EXPECT_EQ(during.held, 1u) << "the worker that answered was not held";
+    EXPECT_EQ(during.live, 2u) << "the held worker was ended during the load";
+    EXPECT_EQ(liveChildren(), 2);
+    EXPECT_EQ(during.endedAfterLoads, 0u);
+  }
+  EXPECT_TRUE(eventually([&] { return pool->stats().held == 0; }));
+  EXPECT_EQ(pool->stats().endedAfterLoads, 1u);
+  EXPECT_TRUE(eventually([&] { return pool->warm() == 2; }));
+  EXPECT_EQ(pool->stats().started, 3u);
+  // Without a load in flight, a request's worker is ended at once.
+  ASSERT_TRUE(runMode(*pool, "wait-end").ok());
+  EXPECT_TRUE(eventually([&] { return pool->stats().held == 0 && pool->warm() == 2; }));
+  EXPECT_EQ(pool->stats().endedAfterLoads, 2u);
+  // holdAnswered = 0: never held, killed as it answers (no load ends it).
+  PoolConfig now = fakeConfig(1);
+  now.warmFloor = 0;
+  now.holdAnswered = std::chrono::milliseconds(0);
+  auto direct = warmPool(now);
+  ASSERT_TRUE(direct);
+  CompilePool::Activity load = direct->activity();
+  ASSERT_TRUE(runMode(*direct, "wait-end").ok());
+  EXPECT_EQ(direct->stats().held, 0u);
+  EXPECT_TRUE(eventually([&] { return direct->stats().live == 0; }))
+      << "an answered worker outlived its answer with holdAnswered = 0";
+  EXPECT_EQ(direct->stats().endedAfterLoads, 0u);
+}
+
+// The bounds of the hold: a held worker is ended after holdAnswered even while loads
+// stay in flight (a stream never has none), and at once when a request waits for its
+// slot (here the pool's only one: without that, the request would wait for the hold
+// to end and fail at its deadline).
+TEST(CompilePool, AHeldWorkerEndsAtItsLimitOrWhenItsSlotIsNeeded) {
+  PoolConfig c = fakeConfig(2);
+  c.warmFloor = 0;
+  c.holdAnswered = std::chrono::milliseconds(200);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  {
+    CompilePool::Activity load = pool->activity();
+    ASSERT_TRUE(runMode(*pool, "wait-end").ok());
+    EXPECT_EQ(pool->stats().held, 1u);
+    EXPECT_TRUE(eventually([&] { return pool->stats().held == 0; }))
+        << "the held worker outlived holdAnswered";
+    EXPECT_TRUE(eventually([&] { return pool->stats().live == 1; }));
+    EXPECT_EQ(pool->stats().endedAfterLoads, 0u);
+  }
+  PoolConfig one = fakeConfig(1);
+  one.warmFloor = 0;
+  one.holdAnswered = std::chrono::milliseconds(60000);
+  one.waitTimeout = std::chrono::milliseconds(3000);
+  auto single = warmPool(one);
+  ASSERT_TRUE(single);
+  CompilePool::Activity load = single->activity();
+  ASSERT_TRUE(runMode(*single, "wait-end").ok());
+  EXPECT_EQ(single->stats().held, 1u);
+  // Every slot is held: the request waits, which ends the held worker, whose slot
+  // gets a replacement (needed: a waiting request).
+  auto r = runMode(*single, "ok");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().describe());
+  EXPECT_EQ(single->stats().endedAfterLoads, 0u);
+  EXPECT_LE(single->stats().peakLive, 1u);
+}
+
+// A worker that ends by itself after its answer (an older worker, or one that
+// crashed on the way out) is reaped while held: its slot is not kept.
+TEST(CompilePool, AHeldWorkerThatEndsByItselfIsReaped) {
+  PoolConfig c = fakeConfig(2);
+  c.warmFloor = 0;
+  c.holdAnswered = std::chrono::milliseconds(60000);
+  auto pool = warmPool(c);
+  ASSERT_TRUE(pool);
+  CompilePool::Activity load = pool->activity();
+  ASSERT_TRUE(runMode(*pool, "ok").ok()); // the stand-in's default: _exit after answering
+  EXPECT_TRUE(eventually([&] { return pool->stats().held == 0 && pool->stats().live == 1; }))
+      << "a worker that exited after answering kept its slot while held";
+  EXPECT_EQ(liveChildren(), 1);
+}

@@ -9,6 +9,7 @@
 #include "compile/Protocol.h"
 
 #include <fcntl.h>
+#include <poll.h>
 
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -178,6 +179,15 @@ int main(int argc, char **argv) {
     Atoll::KernelInfo k;
     k.name = "pid_" + std::to_string(::getpid());
     send(encodeResponse(Compiled{"// fake\n", {k}, {}}));
+    ::_exit(0);
+  }
+  if (mode == "wait-end") {
+    // As the real worker: answers, then waits until the service ends it (SIGKILL,
+    // or the end of the socket).
+    send(encodeResponse(Compiled{"// fake\n", {}, {}}));
+    pollfd p{kFd, POLLIN, 0};
+    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
     ::_exit(0);
   }
   if (mode == "slow-ok") {
