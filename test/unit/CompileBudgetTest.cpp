@@ -133,25 +133,32 @@ TEST(AnswerBudget, FirstComeFirstServed) {
   AnswerBudget b(100);
   auto held = b.acquire(90, in(1s));
   ASSERT_TRUE(held.ok());
-  std::atomic<int> order{0}, bigAt{-1}, smallAt{-1};
+  // Each charge is known to wait (stats().waits) before the next one comes: no
+  // sleep decides the order (a 100 ms sleep did not on a loaded 2-core machine).
+  auto waitingAre = [&](uint64_t n) {
+    for (int i = 0; i < 5000 && b.stats().waits < n; ++i)
+      std::this_thread::sleep_for(1ms);
+    return b.stats().waits == n;
+  };
+  std::atomic<int> served{0};
   std::thread big([&] {
     auto c = b.acquire(50, in(5s));
     EXPECT_TRUE(c.ok());
-    bigAt = order++;
+    ++served;
   });
-  std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(waitingAre(1));
   std::thread small([&] {
     auto c = b.acquire(10, in(5s)); // 90 + 10 fits, but the 50 came first
     EXPECT_TRUE(c.ok());
-    smallAt = order++;
+    ++served;
   });
-  std::this_thread::sleep_for(150ms);
-  EXPECT_EQ(order.load(), 0);
+  ASSERT_TRUE(waitingAre(2));
+  std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(served.load(), 0); // the 10 did not pass the waiting 50
   held->release();
   big.join();
   small.join();
-  EXPECT_EQ(bigAt.load(), 0);
-  EXPECT_EQ(smallAt.load(), 1);
+  EXPECT_EQ(served.load(), 2);
 }
 
 TEST(AnswerBudget, ShrinkGivesBackWithoutWaiting) {
