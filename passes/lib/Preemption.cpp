@@ -597,6 +597,13 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
                                       "atoll.cancel");
     return B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled");
   };
+  // Right before Before: when Cond holds, the thread leaves (a block named Name).
+  auto LeaveIf = [&](Value *Cond, Instruction *Before, StringRef Name = "") {
+    Instruction *T = SplitBlockAndInsertIfThen(Cond, Before, false, Unlikely);
+    if (!Name.empty())
+      T->getParent()->setName(Name);
+    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+  };
 
   // Entry poll: a block that starts after a cancel leaves at once, so a cancelled
   // grid drains at the rate blocks start, loop-free kernels included (one volatile
@@ -614,10 +621,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
       Value *W = TB.CreateAlignedLoad(I32, Ptr, Align(4), /*isVolatile=*/true, "atoll.cancel");
       Cancelled = TB.CreateICmpNE(W, TB.getInt32(0), "atoll.cancelled");
     }
-    Instruction *T = SplitBlockAndInsertIfThen(
-        Cancelled, cast<Instruction>(Cancelled)->getNextNode(), false, Unlikely);
-    T->getParent()->setName("atoll.cancel.entry");
-    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+    LeaveIf(Cancelled, cast<Instruction>(Cancelled)->getNextNode(), "atoll.cancel.entry");
   }
   // R3-F5: a poll right before every nanosleep (up to ~2 ms each), loop or not: a
   // cancelled thread never starts a sleep, so straight-line sleeps cannot hold a
@@ -628,10 +632,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
       Sleeps.push_back(&I);
   for (Instruction *Sleep : Sleeps) {
     IRBuilder<> B(Sleep);
-    Value *Cancelled = PollCancel(B);
-    Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Sleep, false, Unlikely);
-    T->getParent()->setName("atoll.cancel.sleep");
-    ReplaceInstWithInst(T, BranchInst::Create(Leave));
+    LeaveIf(PollCancel(B), Sleep, "atoll.cancel.sleep");
     ++NumSleepPolls;
   }
   if (!Counted) {
@@ -672,15 +673,10 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     FirstT->getParent()->setName("atoll.poll.entryread");
     {
       IRBuilder<> FB(FreshT);
-      Instruction *LeaveT = SplitBlockAndInsertIfThen(PollCancel(FB), FreshT, false, Unlikely);
-      ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
+      LeaveIf(PollCancel(FB), FreshT);
     }
-    {
-      IRBuilder<> FB(FirstT);
-      FB.CreateStore(FB.getTrue(), Polled);
-      Instruction *LeaveT = SplitBlockAndInsertIfThen(Start.get(), FirstT, false, Unlikely);
-      ReplaceInstWithInst(LeaveT, BranchInst::Create(Leave));
-    }
+    IRBuilder<>(FirstT).CreateStore(B.getTrue(), Polled);
+    LeaveIf(Start.get(), FirstT);
     B.SetInsertPoint(SlowT);
     Value *Left = B.CreateAdd(B.CreateLoad(I64, Fuel), B.CreateSExt(C1, I64), "atoll.fuel.rest");
     Value *Spent = B.CreateICmpSLT(Left, B.getInt64(1), "atoll.fuel.spent");
@@ -719,9 +715,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
         At = SplitBlockAndInsertIfThen(Heavy, Term, false, Unlikely);
         At->getParent()->setName("atoll.charge.heavy");
       }
-      Instruction *T = SplitBlockAndInsertIfThen(Start.get(), At, false, Unlikely);
-      T->getParent()->setName("atoll.cancel.chargecheck");
-      ReplaceInstWithInst(T, BranchInst::Create(Leave));
+      LeaveIf(Start.get(), At, "atoll.cancel.chargecheck");
       ++NumChargeEntryChecks;
     }
     CountedCheck(Term, CS.Amount);
@@ -749,10 +743,7 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     if (S.Eager) {
       ++NumEagerChecks;
       IRBuilder<> B(Term);
-      Value *Cancelled = PollCancel(B);
-      Instruction *T = SplitBlockAndInsertIfThen(Cancelled, Term, false, Unlikely);
-      T->getParent()->setName("atoll.cancel.eager");
-      ReplaceInstWithInst(T, BranchInst::Create(Leave));
+      LeaveIf(PollCancel(B), Term, "atoll.cancel.eager");
     }
     // Fast path: count down; every Interval-th edge takes the slow path.
     CountedCheck(Term, ConstantInt::get(I32, 1));
