@@ -509,6 +509,11 @@ RuntimeStats Runtime::stats() const {
     s.compileRequestMicros = c.compileMicros;
     s.assembleRequests = c.assembleRequests;
     s.assembleRequestMicros = c.assembleMicros;
+    s.compileWorkerCpuMicros = c.workerCpuMicros;
+    s.compileWorkerRunQueueMicros = c.workerQueueMicros;
+    s.compileWorkerMinorFaults = c.workerMinorFaults;
+    s.compileWorkerQueuedRequests = c.workerQueued;
+    s.compileWorkerSampledRequests = c.workerSampled;
     auto b = state_->compilePool->budget().stats();
     s.compileAnswerBudget = state_->compilePool->budget().capacity();
     s.compileAnswerBytes = b.inUse;

@@ -165,15 +165,35 @@ std::pair<unsigned, unsigned> cpuTopology() {
   return {logical, unsigned(cores.size())};
 }
 
+/// The scheduler's counters of the calling thread (/proc/thread-self/schedstat, ns):
+/// on a CPU, and runnable but waiting for one; {NAN, NAN} without /proc.
+std::pair<double, double> threadSched() {
+  std::pair<double, double> r{NAN, NAN};
+  if (FILE *f = std::fopen("/proc/thread-self/schedstat", "re")) {
+    unsigned long long cpu = 0, queue = 0;
+    if (std::fscanf(f, "%llu %llu", &cpu, &queue) == 2)
+      r = {double(cpu), double(queue)};
+    std::fclose(f);
+  }
+  return r;
+}
+
+/// Per load of a burst: its calling thread's time on a CPU and waiting for one (ms).
+struct LoadSched {
+  std::vector<double> cpuMs, queueMs;
+};
+
 /// `n` loads started together from `n` threads (each its own bitcode); the wall
 /// time from the start signal until the last one returned. `loads` (if given) gets
-/// each load's own time, from the start signal until it returned.
+/// each load's own time, from the start signal until it returned; `sched` (if
+/// given) each load's thread's scheduler counters over the load.
 double burst(Atoll::Runtime &rt, const std::vector<std::vector<uint8_t>> &inputs,
-             std::vector<double> *loads = nullptr) {
+             std::vector<double> *loads = nullptr, LoadSched *sched = nullptr) {
   std::atomic<bool> go{false};
   std::atomic<int> failures{0};
   std::atomic<size_t> ready{0};
   std::vector<double> each(inputs.size(), NAN);
+  std::vector<double> cpu(inputs.size(), NAN), queue(inputs.size(), NAN);
   Clock::time_point t;
   std::vector<std::thread> threads;
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -181,8 +201,14 @@ double burst(Atoll::Runtime &rt, const std::vector<std::vector<uint8_t>> &inputs
       ready++;
       while (!go.load(std::memory_order_acquire))
         std::this_thread::yield();
+      auto s0 = sched ? threadSched() : std::pair<double, double>{};
       failures += !rt.loadApplication(inputs[i].data(), inputs[i].size());
       each[i] = msSince(t); // t was written before go
+      if (sched) {
+        auto s1 = threadSched();
+        cpu[i] = (s1.first - s0.first) / 1e6;
+        queue[i] = (s1.second - s0.second) / 1e6;
+      }
     });
   while (ready.load() < inputs.size())
     std::this_thread::yield();
@@ -195,6 +221,8 @@ double burst(Atoll::Runtime &rt, const std::vector<std::vector<uint8_t>> &inputs
     fail("a parallel load failed");
   if (loads)
     *loads = std::move(each);
+  if (sched)
+    *sched = {std::move(cpu), std::move(queue)};
   return ms;
 }
 
@@ -690,6 +718,11 @@ void runCompile(Context &ctx) {
     // Each burst's loads, each from the start signal until it returned: their mean
     // and the largest, per path.
     std::vector<double> inLoadMean, inLoadMax, wLoadMean, wLoadMax;
+    // The scheduler's view per burst (ms per load, means; maxima over the burst's
+    // loads): in-process, the loading thread's time on a CPU and waiting for one;
+    // through workers, the worker's (pool counters) and the service thread's own.
+    std::vector<double> inCpu, inQueue, inQueueMax, wCpu, wQueue, wFaults, wQueued, svcCpu,
+        svcQueueMax;
   };
   std::vector<CurveReps> repLog(std::size(curveNs));
   std::vector<CurvePoint> curve;
@@ -726,8 +759,28 @@ void runCompile(Context &ctx) {
             auto inputs = inputsFor(n);
             Atoll::RuntimeStats before = wRt->stats();
             std::vector<double> loads;
-            double ms = burst(*wRt, inputs, &loads);
+            LoadSched ls;
+            double ms = burst(*wRt, inputs, &loads, &ls);
             Atoll::RuntimeStats after = wRt->stats();
+            {
+              double sampled = double(after.compileWorkerSampledRequests -
+                                      before.compileWorkerSampledRequests);
+              auto per = [&](uint64_t a, uint64_t b) {
+                return sampled > 0 ? double(b - a) / sampled : NAN;
+              };
+              CurveReps &cr = repLog[i];
+              cr.wCpu.push_back(per(before.compileWorkerCpuMicros, after.compileWorkerCpuMicros) /
+                                1000.0);
+              cr.wQueue.push_back(
+                  per(before.compileWorkerRunQueueMicros, after.compileWorkerRunQueueMicros) /
+                  1000.0);
+              cr.wFaults.push_back(
+                  per(before.compileWorkerMinorFaults, after.compileWorkerMinorFaults));
+              cr.wQueued.push_back(double(after.compileWorkerQueuedRequests -
+                                          before.compileWorkerQueuedRequests));
+              cr.svcCpu.push_back(mean(ls.cpuMs));
+              cr.svcQueueMax.push_back(*std::max_element(ls.queueMs.begin(), ls.queueMs.end()));
+            }
             repLog[i].wLoadMean.push_back(mean(loads));
             repLog[i].wLoadMax.push_back(*std::max_element(loads.begin(), loads.end()));
             wMs[i].push_back(ms);
@@ -747,7 +800,11 @@ void runCompile(Context &ctx) {
             // must not run next to this one.
             waitWarm(*wRt, limit);
             std::vector<double> loads;
-            double ms = burst(*inRt, inputsFor(n), &loads);
+            LoadSched ls;
+            double ms = burst(*inRt, inputsFor(n), &loads, &ls);
+            repLog[i].inCpu.push_back(mean(ls.cpuMs));
+            repLog[i].inQueue.push_back(mean(ls.queueMs));
+            repLog[i].inQueueMax.push_back(*std::max_element(ls.queueMs.begin(), ls.queueMs.end()));
             repLog[i].inLoadMean.push_back(mean(loads));
             repLog[i].inLoadMax.push_back(*std::max_element(loads.begin(), loads.end()));
             inMs[i].push_back(ms);
@@ -862,6 +919,31 @@ void runCompile(Context &ctx) {
         pj["worker_load_mean_ms_reps"] = cr.wLoadMean;
         pj["worker_load_max_ms_reps"] = cr.wLoadMax;
         pj["worker_outside_request_ms"] = wMean - request;
+      }
+      // The scheduler's view (Linux /proc): whether the slowest loads waited for a
+      // CPU (run queue) or ran slowly (time on a CPU, page faults). In-process: the
+      // loading thread; through workers: the worker over its request (pool counters)
+      // and the service's loading thread over the whole load.
+      log("  the scheduler's view (ms per load, medians over the repetitions; queue = "
+          "runnable, waiting for a CPU; max = the burst's largest):");
+      log("  %3s %10s %10s %10s %10s %10s %10s %10s %10s %10s", "N", "in cpu", "in queue",
+          "in q max", "w cpu", "w queue", "w q>=1ms", "w faults", "svc cpu", "svc q max");
+      for (size_t i = 0; i < curve.size(); ++i) {
+        const CurveReps &cr = repLog[i];
+        log("  %3u %10.2f %10.2f %10.2f %10.2f %10.2f %10.1f %10.0f %10.2f %10.2f", curve[i].n,
+            median(cr.inCpu), median(cr.inQueue), median(cr.inQueueMax), median(cr.wCpu),
+            median(cr.wQueue), median(cr.wQueued), median(cr.wFaults), median(cr.svcCpu),
+            median(cr.svcQueueMax));
+        Json &pj = c["points"][i];
+        pj["in_process_cpu_ms_reps"] = cr.inCpu;
+        pj["in_process_queue_ms_reps"] = cr.inQueue;
+        pj["in_process_queue_max_ms_reps"] = cr.inQueueMax;
+        pj["worker_cpu_ms_reps"] = cr.wCpu;
+        pj["worker_queue_ms_reps"] = cr.wQueue;
+        pj["worker_queued_requests_reps"] = cr.wQueued;
+        pj["worker_minor_faults_reps"] = cr.wFaults;
+        pj["service_cpu_ms_reps"] = cr.svcCpu;
+        pj["service_queue_max_ms_reps"] = cr.svcQueueMax;
       }
     } catch (const std::exception &e) {
       res.error("compile", e.what());

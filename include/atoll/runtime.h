@@ -253,6 +253,14 @@ struct RuntimeStats {
   uint64_t compileWorkerStartMicros = 0, compileWorkersReady = 0;
   uint64_t compileRequests = 0, compileRequestMicros = 0;
   uint64_t assembleRequests = 0, assembleRequestMicros = 0;
+  /// The scheduler's view of the workers' requests (Linux /proc, over
+  /// compileWorkerSampledRequests of them, from the request's start to its answer):
+  /// microseconds on a CPU, microseconds runnable but waiting for a CPU, minor page
+  /// faults, and the requests whose worker waited 1 ms or more for a CPU (a pool
+  /// larger than the machine's spare cores shows here first).
+  uint64_t compileWorkerCpuMicros = 0, compileWorkerRunQueueMicros = 0;
+  uint64_t compileWorkerMinorFaults = 0, compileWorkerQueuedRequests = 0;
+  uint64_t compileWorkerSampledRequests = 0;
   /// The compile answer budget (CompileWorkerOptions::answerBudget as resolved):
   /// bytes charged now, the most at once, charges that waited, and refusals.
   uint64_t compileAnswerBudget = 0, compileAnswerBytes = 0, compileAnswerBytesPeak = 0;

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -33,6 +34,42 @@ constexpr uint32_t kMaxReadyFrame = 4096;
 bool executable(const std::string &path) {
   struct stat st{};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+}
+
+/// What the kernel's scheduler counted for a worker (cumulative since its start):
+/// time on a CPU, time runnable but waiting for one (/proc/PID/schedstat), and its
+/// minor page faults (/proc/PID/stat). Zero when /proc is not there.
+struct SchedSample {
+  uint64_t cpuNs = 0, queueNs = 0, minorFaults = 0;
+  bool valid = false;
+};
+
+SchedSample sampleScheduler(int pid) {
+  SchedSample s;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+  if (FILE *f = std::fopen(path, "re")) {
+    unsigned long long cpu = 0, queue = 0;
+    s.valid = std::fscanf(f, "%llu %llu", &cpu, &queue) == 2;
+    s.cpuNs = cpu;
+    s.queueNs = queue;
+    std::fclose(f);
+  }
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  if (FILE *f = std::fopen(path, "re")) {
+    // "pid (comm) state ppid ..." : minflt is the 10th field; comm may hold spaces,
+    // so count from the last ')'.
+    char buf[1024];
+    size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    if (const char *rp = std::strrchr(buf, ')')) {
+      unsigned long long minflt = 0;
+      if (std::sscanf(rp + 1, " %*c %*d %*d %*d %*d %*d %*u %llu", &minflt) == 1)
+        s.minorFaults = minflt;
+    }
+    std::fclose(f);
+  }
+  return s;
 }
 
 std::string signalName(int sig) {
@@ -687,6 +724,9 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
   if (!taken)
     return std::move(taken).error();
   Proc p = *taken;
+  // The scheduler's view of this request (Stats::workerCpuMicros): the worker is our
+  // unreaped child, so its pid names no other process.
+  const SchedSample sched0 = sampleScheduler(p.pid);
   // Its replacement starts when no load is in flight, or earlier only when a
   // request needs it (refillLoop): a worker initialising (LLVM, a warm-up
   // compilation) next to the request would slow it down (measured: a cold load took
@@ -694,6 +734,8 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
   // machine).
   struct Replace {
     CompilePool *pool;
+    int pid;
+    SchedSample before;
     bool working = true;
     // The answer's header has arrived: the worker's work is done (R7-F5: a request
     // that then waits for the answer budget holds its worker, not a core).
@@ -701,9 +743,19 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
       if (!working)
         return;
       working = false;
+      SchedSample after = sampleScheduler(pid);
       {
         std::lock_guard lock(pool->mutex_);
         pool->busy_--;
+        if (before.valid && after.valid) {
+          Stats &s = pool->stats_;
+          uint64_t queueUs = (after.queueNs - before.queueNs) / 1000;
+          s.workerCpuMicros += (after.cpuNs - before.cpuNs) / 1000;
+          s.workerQueueMicros += queueUs;
+          s.workerMinorFaults += after.minorFaults - before.minorFaults;
+          s.workerQueued += queueUs >= 1000;
+          s.workerSampled++;
+        }
       }
       pool->wake();
     }
@@ -714,7 +766,7 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
       }
       pool->wake();
     }
-  } replace{this};
+  } replace{this, p.pid, sched0};
   // The deadline of the request itself starts once it has a worker.
   auto begun = Clock::now();
   deadline = begun + config_.timeout;

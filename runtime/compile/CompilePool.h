@@ -220,6 +220,12 @@ public:
     /// Workers that answered and wait to be ended (PoolConfig::holdAnswered), now;
     /// and those ended while no load was in flight.
     uint64_t held = 0, endedAfterLoads = 0;
+    /// The scheduler's view of the requests (/proc/PID/schedstat and stat of the
+    /// worker, from the request's start to its answer's header; over `workerSampled`
+    /// requests): time on a CPU, time runnable but waiting for a CPU, minor page
+    /// faults, and the requests that waited 1 ms or more for a CPU.
+    uint64_t workerCpuMicros = 0, workerQueueMicros = 0, workerMinorFaults = 0;
+    uint64_t workerQueued = 0, workerSampled = 0;
     /// Answer payloads being received or decoded inside run() (counted apart from
     /// the budget, so that tests can check the budget against it): now and peak.
     uint64_t receivingBytes = 0, peakReceivingBytes = 0;
