@@ -286,6 +286,15 @@ TEST(CompileWorker, LoadsGiveWhatTheInProcessToolchainGives) {
   EXPECT_EQ((*a)->kernels()[0].name, "vadd");
   EXPECT_EQ((*a)->kernels()[0].params.size(), 4u);
   EXPECT_EQ((*viaWorker)->stats().compilations, 1u);
+  // The scheduler's view of that request (/proc of the worker): sampled once (a
+  // compile-only runtime: no assemble request), and a compile takes milliseconds
+  // on a CPU; the in-process runtime has no workers to sample.
+  auto ws = (*viaWorker)->stats();
+  EXPECT_EQ(ws.compileWorkerSampledRequests, ws.compileRequests + ws.assembleRequests);
+  EXPECT_GE(ws.compileWorkerSampledRequests, 1u);
+  EXPECT_GE(ws.compileWorkerCpuMicros, 500u);
+  EXPECT_LE(ws.compileWorkerQueuedRequests, ws.compileWorkerSampledRequests);
+  EXPECT_EQ((*inProcess)->stats().compileWorkerSampledRequests, 0u);
   // The same bitcode again comes from the memory cache: no worker.
   auto again = (*viaWorker)->loadApplication(bytes(m), {.name = "tenant-w2"});
   ASSERT_TRUE(again.ok());
