@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -806,7 +808,22 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
   } receiving{this};
   uint32_t cap = std::holds_alternative<AssembleJob>(request) ? maxAssembledBytes()
                                                               : config_.maxOutputBytes;
+  // Where the worker wakes (PoolConfig::startOnSender): pinned to this thread's
+  // CPU until the request is written (it wakes at the first bytes), then back to its
+  // own set, so that the scheduler may move it later. A failed call changes nothing.
+  cpu_set_t own;
+  bool pinned = false;
+  if (config_.startOnSender)
+    if (int cpu = ::sched_getcpu(); cpu >= 0 && cpu < CPU_SETSIZE &&
+                                    ::sched_getaffinity(p.pid, sizeof own, &own) == 0) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      pinned = ::sched_setaffinity(p.pid, sizeof one, &one) == 0;
+    }
   Status sent = writeRequest(p.fd, request, deadline);
+  if (pinned)
+    (void)::sched_setaffinity(p.pid, sizeof own, &own);
   Result<std::string> frame =
       sent ? readFrame(p.fd, cap, deadline,
                        [&](uint32_t bytes) -> Status {

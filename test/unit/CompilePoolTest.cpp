@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,6 +124,36 @@ TEST(CompilePool, AnswersAndIsSingleUse) {
   EXPECT_EQ(pids.size(), 6u);
   EXPECT_GE(pool->stats().started, 6u);
   EXPECT_EQ(pool->stats().served, 6u);
+}
+
+// PoolConfig::startOnSender: the worker wakes on the CPU of the thread that sent the
+// request (pinned there for its wake-up), and then has its own CPU set again. Five
+// requests, each must wake there: left to the scheduler, five wake-ups on one given
+// CPU of two or more would be chance.
+TEST(CompilePool, AWorkerWakesOnTheSendersCpuAndGetsItsOwnSetBack) {
+  cpu_set_t own;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof own, &own), 0);
+  if (CPU_COUNT(&own) < 2)
+    GTEST_SKIP() << "one CPU: every worker wakes on it";
+  auto pool = makePool(fakeConfig(2)); // workers inherit the whole set
+  ASSERT_TRUE(pool);
+  int last = -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &own))
+      last = c;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(last, &one);
+  ASSERT_EQ(::sched_setaffinity(0, sizeof one, &one), 0);
+  for (int i = 0; i < 5; ++i) {
+    auto r = runMode(*pool, "where");
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    const auto &k = std::get<Compiled>(*r).kernels;
+    ASSERT_EQ(k.size(), 2u);
+    EXPECT_EQ(k[0].name, "cpu_" + std::to_string(last)) << "request " << i;
+    EXPECT_EQ(k[1].name, "allowed_" + std::to_string(CPU_COUNT(&own))) << "request " << i;
+  }
+  ASSERT_EQ(::sched_setaffinity(0, sizeof own, &own), 0);
 }
 
 TEST(CompilePool, CrashIsCompileErrorAndTheWorkerIsReplaced) {

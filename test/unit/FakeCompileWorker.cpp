@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -179,6 +180,19 @@ int main(int argc, char **argv) {
     Atoll::KernelInfo k;
     k.name = "pid_" + std::to_string(::getpid());
     send(encodeResponse(Compiled{"// fake\n", {k}, {}}));
+    ::_exit(0);
+  }
+  if (mode == "where") {
+    // Where it woke for the request (PoolConfig::startOnSender), and, once the
+    // service has given it back its own CPU set, how many CPUs that set has.
+    int woke = ::sched_getcpu();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    cpu_set_t set;
+    int allowed = ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : -1;
+    Atoll::KernelInfo cpu, count;
+    cpu.name = "cpu_" + std::to_string(woke);
+    count.name = "allowed_" + std::to_string(allowed);
+    send(encodeResponse(Compiled{"// fake\n", {cpu, count}, {}}));
     ::_exit(0);
   }
   if (mode == "wait-end") {
