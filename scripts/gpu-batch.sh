@@ -2,7 +2,7 @@
 # One bounded GPU batch from the bundle: each step under its own time limit, so a
 # hanging step costs its limit, not the session. Usage: scripts/gpu-batch.sh STEP...
 # Steps: attacks runtime isolation preemption hoststall hostile worker modulecheck
-# compile compile-jitcache warp-probe review5-probe bench cancel memcheck
+# compile compile-jitcache warp-probe mmio-probe review5-probe bench cancel memcheck
 # memcheck-preemption demo partition partition-bench localmem
 set -uo pipefail
 bundle="$(cd .gpu-bundle && pwd)"
@@ -43,6 +43,9 @@ for s in "$@"; do case "$s" in
   compile-jitcache) TAIL=40 step compile-jitcache 300 "$bundle/bin/atoll-bench" --only=compile --jit-cache --out "$logs/bench-compile-jitcache" --time-limit 280 ;;
   # Review R3-F1: warp primitives whose lanes never meet (nvcc on the GPU host).
   warp-probe) step warp-probe 150 bash "$(dirname "$0")/../test/attacks/probes/run_warp_probe.sh" "$logs" ;;
+  # Review R10-F3: what ld.mmio / st.mmio do on device and managed memory (nvcc on
+  # the GPU host; AToLL no longer emits or accepts them).
+  mmio-probe) TAIL=12 step mmio-probe 120 bash "$(dirname "$0")/../test/attacks/probes/run_mmio_probe.sh" "$logs" ;;
   # Review R5: driver calls that wait, local-memory reservation, charged-loop and
   # zero-init drain times (raw driver API, no AToLL code).
   review5-probe) TAIL=40 step review5-probe 300 sh "$(dirname "$0")/../test/attacks/probes/run_review5_probe.sh" "$logs" ;;
