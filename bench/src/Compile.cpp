@@ -746,7 +746,12 @@ void runCompile(Context &ctx) {
       ro.compileInProcess = false;
       auto wRt = take(Atoll::Runtime::create(ro), "creating a compile-only runtime (curve, workers)");
       const uint64_t limit = wRt->stats().compileWorkersLimit;
+      // Small bursts are short and their single loads vary the most between
+      // repetitions (a load through a worker took 12.5 or 20 ms in one run): three
+      // times the repetitions for N <= 4, at little cost.
       const int curveReps = opts.quick ? 2 : 5;
+      const int curveRepsSmall = 3 * curveReps;
+      auto repsFor = [&](unsigned n) { return n <= 4 ? curveRepsSmall : curveReps; };
       std::vector<std::vector<double>> inMs(std::size(curveNs)), wMs(std::size(curveNs));
       std::vector<std::vector<std::pair<double, std::pair<uint64_t, uint64_t>>>> wSplit(
           std::size(curveNs));
@@ -760,9 +765,11 @@ void runCompile(Context &ctx) {
       (void)burst(*inRt, inputsFor(1));
       waitWarm(*wRt, limit);
       (void)burst(*wRt, inputsFor(1));
-      for (int r = 0; r < curveReps; ++r) {
+      for (int r = 0; r < curveRepsSmall; ++r) {
         for (size_t i = 0; i < std::size(curveNs); ++i) {
           unsigned n = curveNs[i];
+          if (r >= repsFor(n))
+            continue;
           auto viaWorkers = [&] {
             waitWarm(*wRt, limit);
             auto inputs = inputsFor(n);
@@ -832,12 +839,13 @@ void runCompile(Context &ctx) {
       Json &c = out["scaling_curve"];
       c["kernel"] = curveKernel;
       c["repetitions"] = curveReps;
+      c["repetitions_n_up_to_4"] = curveRepsSmall;
       c["logical_cpus"] = cores;
       c["physical_cores"] = physicalCores;
       c["worker_limit"] = limit;
-      log("scaling curve (%s, N parallel loads of salted copies; medians of %d; %u logical "
-          "CPUs, %u physical cores):",
-          curveKernel, curveReps, cores, physicalCores);
+      log("scaling curve (%s, N parallel loads of salted copies; medians of %d, %d for N <= 4; "
+          "%u logical CPUs, %u physical cores):",
+          curveKernel, curveReps, curveRepsSmall, cores, physicalCores);
       log("  %3s %12s %12s %10s %10s %10s %10s %10s %8s", "N", "inproc ms", "workers ms",
           "inproc/s", "workers/s", "inproc eff", "worker eff", "w/in", "spawned");
       for (size_t i = 0; i < std::size(curveNs); ++i) {
