@@ -494,7 +494,20 @@ TEST(PtxValidator, AcceptsTheLoadAndStoreFormsLlvmEmits) {
       "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%rd4];",
       "ldmatrix.sync.aligned.m8n8.x4.trans.b16 {%r1, %r2, %r3, %r4}, [%rd3];",
       "stmatrix.sync.aligned.m8n8.x2.shared.b16 [%rd4], {%r15, %r20};",
-      "stmatrix.sync.aligned.m8n8.x1.trans.b16 [%rd4], {%r15};"};
+      "stmatrix.sync.aligned.m8n8.x1.trans.b16 [%rd4], {%r15};",
+      // the rest of what the corpus gives
+      "ld.const.v2.b64 {%rd2, %rd3}, [%rd1];", "ld.const.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];",
+      "ld.local.b8 %rs1, [%rd1];", "ld.param.v2.b64 {%rd2, %rd3}, [k_param_0];",
+      "ld.param.v4.b32 {%r1, %r2, %r3, %r4}, [k_param_0];",
+      "ld.shared.v2.b64 {%rd2, %rd3}, [%r1];", "ld.shared.b16 %rs1, [%r1];",
+      "st.shared.b16 [%r1], %rs1;", "st.local.v2.b64 [%rd1], {%rd2, %rd3};",
+      "st.shared.v2.b64 [%r1], {%rd2, %rd3};", "st.volatile.global.b8 [%rd1], %rs1;",
+      "ldmatrix.sync.aligned.m8n8.x1.trans.b16 {%r1}, [%rd3];",
+      "ldmatrix.sync.aligned.m8n8.x2.b16 {%r1, %r2}, [%rd3];",
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%rd4];",
+      "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd4], {%r1};",
+      "stmatrix.sync.aligned.m8n8.x2.b16 [%rd3], {%r1, %r2};",
+      "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%rd4], {%r1, %r2, %r3, %r4};"};
   std::string globals = "\n.const .align 4 .b8 tab[16];\n";
   for (const char *f : forms)
     EXPECT_EQ(check(module(std::string("\t") + f, globals), expectK({}, false)), "") << f;
