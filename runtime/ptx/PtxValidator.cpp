@@ -390,11 +390,12 @@ std::string checkLoadStore(std::string_view base, std::string_view opcode,
     return q + ": a " + std::string(base) + " without a type";
   std::string_view type = mods[i];
   const bool typeOk = isOneOf(type, {"b8", "b16", "b32", "b64"}) ||
-                      ((isLd) && isOneOf(type, {"s8", "s16", "s32"}));
+                      (isLd && isOneOf(type, {"s8", "s16", "s32"}));
   if (!typeOk) {
+    const char *types = isLd ? ".b8 .b16 .b32 .b64 .s8 .s16 .s32" : ".b8 .b16 .b32 .b64";
     if (typeBits(type) || isOneOf(type, {"u8", "u16", "u32", "u64", "s64", "f32", "f64"}))
       return q + ": type '." + std::string(type) + "' is not one LLVM emits for " +
-             std::string(base) + " (" + (isLd ? ".b8 .b16 .b32 .b64 .s8 .s16 .s32" : ".b8 .b16 .b32 .b64") + ")";
+             std::string(base) + " (" + types + ")";
     return q + ": '." + std::string(type) + "' is not on the " + std::string(base) +
            " allow-list (" + grammar + ", scope .cta/.gpu/.sys)";
   }
