@@ -31,6 +31,8 @@ using namespace llvm;
 
 ATOLL_STATISTIC(NumAssumesDropped,
                 "llvm.assume calls dropped before hardening (R9-F1: -O2 makes them again)");
+ATOLL_STATISTIC(NumVolatileAtomicsRelaxed,
+                "Atomics that lost 'volatile' (R10-F3: NVPTX would emit .mmio for them)");
 
 namespace Atoll {
 
@@ -193,6 +195,40 @@ GlobalVariable *sharedPad(Module &M, ModuleHelpers &Helpers) {
 }
 
 } // namespace
+
+/// R10-F3 (found by review): NVPTX lowers a volatile monotonic or unordered atomic
+/// load or store in the global space to `ld.mmio.relaxed.sys.global` /
+/// `st.mmio.relaxed.sys.global` whenever the PTX ISA is 8.2 or later (sm_70+;
+/// LLVM's default for sm_100 is 8.6, and RuntimeOptions::ptxVersion selects one
+/// for sm_90): memory-mapped I/O semantics, which the PTX ISA defines for I/O
+/// devices, not for ordinary device memory, where a fault would be sticky for every
+/// tenant of the context. `volatile` on an atomic adds nothing that isolates
+/// tenants: an atomic is already performed (NVPTX: `.relaxed`/`.acquire`/`.release`
+/// at the atomic's own scope, where the volatile form only widened the scope to
+/// `.sys`), and nothing runs after this pass but code generation. So every atomic
+/// of a hardened kernel loses `volatile`; no mmio form can be emitted, whatever the
+/// target and PTX version (the PTX validator refuses `.mmio` too). Last, after the
+/// preemption checks: a volatile access still makes its cycle a wait (polled on
+/// every edge), as it did before this rule.
+static void dropVolatileFromAtomics(Function &F) {
+  for (Instruction &I : instructions(F)) {
+    bool Was = false;
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isAtomic()) {
+      Was = LI->isVolatile();
+      LI->setVolatile(false);
+    } else if (auto *SI = dyn_cast<StoreInst>(&I); SI && SI->isAtomic()) {
+      Was = SI->isVolatile();
+      SI->setVolatile(false);
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      Was = RMW->isVolatile();
+      RMW->setVolatile(false);
+    } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      Was = CX->isVolatile();
+      CX->setVolatile(false);
+    }
+    NumVolatileAtomicsRelaxed += Was;
+  }
+}
 
 PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
   HardeningReport LocalReport;
@@ -393,6 +429,7 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
         continue;
       markBoundedCycles(*NewF, Control);
     }
+    dropVolatileFromAtomics(*NewF);
     defineUndefinedOperands(*NewF); // last: also what the rewrite created
     NewF->addFnAttr(ATOLL_HARDENED_ATTR, ModeName);
   }

@@ -297,6 +297,195 @@ std::string checkAtom(std::string_view opcode, const std::vector<std::string_vie
   return {};
 }
 
+/// Loads and stores (ld, st, ldu), found by review (R10-F3): before, only the
+/// opcode was on the allow-list, so every qualifier passed, among them `.mmio`
+/// (memory-mapped I/O semantics on ordinary device memory: not defined) and the
+/// cache hints (`.L2::cache_hint` takes a 64-bit policy operand). Now every
+/// qualifier is spelled out, deny by default, as NVPTX (LLVM 22) prints it for
+/// every target and PTX ISA version the runtime accepts:
+///   ld{.sem}{.space}{.nc}{.vec}.type    d, [a]
+///   st{.sem}{.space}{.vec}.type         [a], s
+///   ldu.global{.vec}.type               d, [a]
+///  - sem: none (weak), .volatile, .relaxed.scope, .acquire.scope (ld) or
+///    .release.scope (st), scope .cta, .gpu or .sys; only in .global, .shared or
+///    generic addressing (NVPTX drops the ordering elsewhere). Never .mmio: atoll-mem
+///    drops `volatile` from atomic loads and stores, the only IR that NVPTX makes
+///    mmio of (PTX ISA 8.2+ on sm_70+).
+///  - space: none (generic), .global, .shared, .local, .const, and .param for ld
+///    (the kernel's parameters; writes to them are refused above).
+///  - .nc (non-coherent, the read-only data cache: LLVM's form for invariant loads
+///    of global memory): ld.global only, without semantics.
+///  - vec: .v2 or .v4 of any type, .v8 of 32-bit types (256-bit accesses, sm_100
+///    with PTX ISA 8.8), at most 256 bits in all.
+///  - type: .b8 .b16 .b32 .b64, and for ld the sign-extending .s8 .s16 .s32.
+/// No cache operator (.ca .cg .cs .lu .cv .wb .wt), no eviction priority
+/// (.L1::evict_*, .L2::evict_*, .L1::no_allocate), no prefetch size (.L2::64B,
+/// .L2::128B, .L2::256B), no cache policy (.L2::cache_hint), no explicit .weak,
+/// no .b128: LLVM emits none of them for a load or store.
+std::string checkLoadStore(std::string_view base, std::string_view opcode,
+                           const std::vector<std::string_view> &mods,
+                           const std::vector<std::string> &ops) {
+  const std::string q = "'" + std::string(opcode) + "'";
+  const bool isLd = base == "ld", isLdu = base == "ldu";
+  const std::string grammar =
+      isLdu ? "ldu.global{.v2|.v4}.type"
+            : isLd ? "ld{.volatile|.relaxed.scope|.acquire.scope}{.global|.shared|.local|.const|"
+                     ".param}{.nc}{.v2|.v4|.v8}.type"
+                   : "st{.volatile|.relaxed.scope|.release.scope}{.global|.shared|.local}{.v2|"
+                     ".v4|.v8}.type";
+  // Qualifiers with a reason of their own, wherever they stand.
+  for (std::string_view m : mods) {
+    const std::string Q = "'." + std::string(m) + "'";
+    if (m == "mmio")
+      return q + ": " + Q + " is not allowed (memory-mapped I/O semantics on device memory "
+             "are not defined, and a fault there is sticky for every tenant of the context)";
+    if (m == "L2::cache_hint")
+      return q + ": " + Q + " is not allowed (a cache-policy operand; LLVM emits no cache "
+             "hints for loads and stores)";
+    if (hasPrefix(m, "L1::") || hasPrefix(m, "L2::"))
+      return q + ": cache eviction priorities and prefetch sizes (" + Q +
+             ") are not allowed (LLVM emits none for loads and stores)";
+    if (isOneOf(m, {"ca", "cg", "cs", "lu", "cv", "wb", "wt"}))
+      return q + ": cache operators (" + Q + ") are not allowed (LLVM emits none)";
+    if (m == "weak")
+      return q + ": an explicit " + Q + " is not on the allow-list (LLVM omits it)";
+  }
+  size_t i = 0;
+  std::string_view sem;
+  if (i < mods.size() &&
+      (mods[i] == "volatile" || mods[i] == "relaxed" ||
+       (isLd && mods[i] == "acquire") || (base == "st" && mods[i] == "release"))) {
+    sem = mods[i++];
+    if (sem != "volatile") {
+      if (i >= mods.size() || !isOneOf(mods[i], {"cta", "gpu", "sys"}))
+        return q + ": '." + std::string(sem) + "' without a scope (.cta, .gpu or .sys)";
+      ++i;
+    }
+  }
+  if (isLdu && !sem.empty())
+    return q + ": 'ldu' takes no memory semantics";
+  std::string_view space;
+  if (i < mods.size() && isOneOf(mods[i], {"global", "shared", "local", "const", "param"}))
+    space = mods[i++];
+  if (isLdu && space != "global")
+    return q + ": 'ldu' is allowed on the global state space only (ldu.global)";
+  if (space == "param" && !isLd)
+    return q + ": the parameter space is read with ld only";
+  if (space == "const" && !isLd)
+    return q + ": the constant space is read-only";
+  if (!sem.empty() && !space.empty() && space != "global" && space != "shared")
+    return q + ": '." + std::string(sem) + "' in the ." + std::string(space) +
+           " state space (memory semantics only on .global, .shared or generic addresses)";
+  if (i < mods.size() && mods[i] == "nc") {
+    if (!isLd || space != "global" || !sem.empty())
+      return q + ": '.nc' only on a weak ld.global (ld.global.nc)";
+    ++i;
+  }
+  unsigned lanes = 1;
+  if (i < mods.size() && isOneOf(mods[i], {"v2", "v4", "v8"}))
+    lanes = unsigned(mods[i++][1] - '0');
+  if (isLdu && lanes == 8)
+    return q + ": '.v8' is not an ldu form (ldu.global{.v2|.v4}.type)";
+  if (i >= mods.size())
+    return q + ": a " + std::string(base) + " without a type";
+  std::string_view type = mods[i];
+  const bool typeOk = isOneOf(type, {"b8", "b16", "b32", "b64"}) ||
+                      (isLd && isOneOf(type, {"s8", "s16", "s32"}));
+  if (!typeOk) {
+    const char *types = isLd ? ".b8 .b16 .b32 .b64 .s8 .s16 .s32" : ".b8 .b16 .b32 .b64";
+    if (typeBits(type) || isOneOf(type, {"u8", "u16", "u32", "u64", "s64", "f32", "f64"}))
+      return q + ": type '." + std::string(type) + "' is not one LLVM emits for " +
+             std::string(base) + " (" + types + ")";
+    return q + ": '." + std::string(type) + "' is not on the " + std::string(base) +
+           " allow-list (" + grammar + ", scope .cta/.gpu/.sys)";
+  }
+  ++i;
+  if (i != mods.size())
+    return q + ": '." + std::string(mods[i]) + "' after the type is not on the " +
+           std::string(base) + " allow-list";
+  const unsigned bits = *typeBits(type);
+  if (lanes == 8 && bits != 32)
+    return q + ": '.v8." + std::string(type) + "' (.v8 only of 32-bit types)";
+  if (lanes * bits > 256)
+    return q + ": " + std::to_string(lanes * bits) + "-bit access (at most 256 bits)";
+  // d, [a] (st: [a], s): an extra operand would be a cache policy.
+  const size_t addr = isLd || isLdu ? 1 : 0;
+  if (ops.size() != 2 || ops[addr].empty() || ops[addr].front() != '[')
+    return q + " with " + std::to_string(ops.size()) + " operands (expected 2, the " +
+           (addr ? "second" : "first") + " an address in brackets)";
+  return {};
+}
+
+/// cp.async (found by review, R10-F3: only 'cp.async' was required): the forms
+/// NVPTX emits for the cp.async intrinsics atoll-mem confines (IntrinsicTable.cpp:
+/// `cp.async.{ca,cg}.shared.global.{4,8,16}[.s]`, the shared destination and the
+/// global source each confined for the copy size) and the group waits:
+///   cp.async.ca.shared.global [d], [s], 4|8|16{, src-size}
+///   cp.async.cg.shared.global [d], [s], 16{, src-size}
+///   cp.async.commit_group   cp.async.wait_group N   cp.async.wait_all
+/// No prefetch size (.L2::64B/128B/256B), no cache policy (.L2::cache_hint, an
+/// extra operand), no .shared::cta or other spelling: LLVM emits none of them.
+std::string checkAsyncCopy(std::string_view opcode, const std::vector<std::string> &ops) {
+  const std::string q = "'" + std::string(opcode) + "'";
+  if (opcode == "cp.async.commit_group" || opcode == "cp.async.wait_all") {
+    if (!ops.empty())
+      return q + " takes no operands";
+    return {};
+  }
+  if (opcode == "cp.async.wait_group") {
+    if (ops.size() != 1 || !immediate(ops[0]))
+      return q + " takes one immediate operand";
+    return {};
+  }
+  const bool ca = opcode == "cp.async.ca.shared.global";
+  const bool cg = opcode == "cp.async.cg.shared.global";
+  if (!ca && !cg) {
+    std::string why = q + " is not a cp.async form the toolchain emits";
+    if (opcode.find("L2::") != std::string_view::npos)
+      why += " (no cache hints or prefetch sizes)";
+    return why + "; allowed: cp.async.ca.shared.global, cp.async.cg.shared.global, "
+                 "cp.async.commit_group, cp.async.wait_group, cp.async.wait_all";
+  }
+  if (ops.size() < 3 || ops.size() > 4 || ops[0].empty() || ops[0].front() != '[' ||
+      ops[1].empty() || ops[1].front() != '[')
+    return q + " with " + std::to_string(ops.size()) + " operands (expected [dst], [src], " +
+           "cp-size{, src-size})";
+  std::optional<uint64_t> size = immediate(ops[2]);
+  if (!size || (cg ? *size != 16 : (*size != 4 && *size != 8 && *size != 16)))
+    return q + ": copy size '" + ops[2] + "' (" + (cg ? "16" : "4, 8 or 16") + " bytes)";
+  if (ops.size() == 4 && (ops[3].empty() || ops[3].front() == '['))
+    return q + ": the source size must be a register or an immediate";
+  return {};
+}
+
+/// ldmatrix/stmatrix: the m8n8 forms atoll-mem confines (a 16-byte row per thread
+/// in shared memory; IntrinsicTable.cpp), shared or generic addressing:
+///   ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 {d...}, [a]
+///   stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16 [a], {s...}
+/// atoll-mem refuses the other shapes and types (m16n16, m8n16, .b8), which
+/// access other amounts of memory.
+std::string checkMatrix(std::string_view base, std::string_view opcode,
+                        const std::vector<std::string_view> &mods,
+                        const std::vector<std::string> &ops) {
+  const std::string q = "'" + std::string(opcode) + "'";
+  size_t i = 0;
+  bool ok = mods.size() >= 5 && mods[i++] == "sync" && mods[i++] == "aligned" &&
+            mods[i++] == "m8n8" && isOneOf(mods[i++], {"x1", "x2", "x4"});
+  if (ok && i < mods.size() && mods[i] == "trans")
+    ++i;
+  if (ok && i < mods.size() && mods[i] == "shared")
+    ++i;
+  ok = ok && i + 1 == mods.size() && mods[i] == "b16";
+  if (!ok)
+    return q + " is not a form of '" + std::string(base) + "' the toolchain emits (" +
+           std::string(base) + ".sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared}.b16)";
+  const size_t addr = base == "ldmatrix" ? 1 : 0;
+  if (ops.size() != 2 || ops[addr].empty() || ops[addr].front() != '[')
+    return q + " with " + std::to_string(ops.size()) + " operands (expected 2, the " +
+           (addr ? "second" : "first") + " an address in brackets)";
+  return {};
+}
+
 /// Fences, memory barriers and warp primitives: the forms LLVM emits for the
 /// intrinsics and orderings atoll-mem allows (IntrinsicTable.cpp, SyncPolicy.cpp),
 /// each spelled out. Cluster scopes, proxy fences, float reductions and the
@@ -386,6 +575,15 @@ std::string checkInstruction(std::string_view opcode, const std::vector<std::str
     return q() + ": asynchronous (cluster) stores are not allowed";
   if (base == "cp" && (mods.empty() || mods.front() != "async"))
     return q() + ": only 'cp.async' is allowed";
+  if (base == "cp")
+    if (std::string why = checkAsyncCopy(opcode, operands); !why.empty())
+      return why;
+  if (base == "ld" || base == "st" || base == "ldu")
+    if (std::string why = checkLoadStore(base, opcode, mods, operands); !why.empty())
+      return why;
+  if (base == "ldmatrix" || base == "stmatrix")
+    if (std::string why = checkMatrix(base, opcode, mods, operands); !why.empty())
+      return why;
   if (base == "bar" || base == "barrier")
     if (std::string why = checkBarrier(opcode, mods, operands); !why.empty())
       return why;

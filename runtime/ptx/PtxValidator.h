@@ -72,7 +72,7 @@ struct Violation {
 /// The first violation in `ptx`, or nullopt when the module is acceptable.
 std::optional<Violation> validate(std::string_view ptx, const Expectation &expected);
 
-/// Why an instruction with this opcode (e.g. "ld.global.nc.v4.f32") and these
+/// Why an instruction with this opcode (e.g. "ld.global.nc.v4.b32") and these
 /// operands (comma-separated at top level, trimmed) is refused, or "" when it is
 /// allowed. Exposed for tests.
 std::string checkInstruction(std::string_view opcode, const std::vector<std::string> &operands);

@@ -87,14 +87,14 @@ TEST(PtxValidator, AcceptsTheFormsOfHardenedKernels) {
 	setp.ge.s32 	%p1, %r2, %r3;
 	@%p1 bra 	$L__BB0_2;
 	@!%p2 bra.uni 	$L__BB0_2;
-	ld.global.nc.v4.f32 	{%r4, %r5, %r6, %r7}, [%rd14+16];
+	ld.global.nc.v4.b32 	{%r4, %r5, %r6, %r7}, [%rd14+16];
 	st.global.b32 	[%rd18], %r11;
-	ld.shared.u32 	%r8, [%rd3];
-	st.shared.v2.u32 	[%rd3], {%r1, %r2};
-	ld.local.u32 	%r9, [%rd4];
-	ld.const.u32 	%r10, [tab+4];
-	ld.volatile.global.u32 	%r12, [%rd5];
-	ld.relaxed.gpu.global.u32 	%r12, [%rd5];
+	ld.shared.b32 	%r8, [%rd3];
+	st.shared.v2.b32 	[%rd3], {%r1, %r2};
+	ld.local.b32 	%r9, [%rd4];
+	ld.const.b32 	%r10, [tab+4];
+	ld.volatile.global.b32 	%r12, [%rd5];
+	ld.relaxed.gpu.global.b32 	%r12, [%rd5];
 	atom.global.add.u32 	%r13, [%rd5], 1;
 	atom.relaxed.sys.shared.cas.b32 	%r13, [%rd3], %r1, %r2;
 	cp.async.ca.shared.global 	[%rd3], [%rd5], 4;
@@ -139,7 +139,7 @@ $L__BB0_2:)";
 }
 
 TEST(PtxValidator, FunctionScopeSharedVariable) {
-  std::string ptx = module("\t.shared .align 4 .b8 _ZZ1kE1s[64];\n\tld.shared.u32 %r1, [_ZZ1kE1s];");
+  std::string ptx = module("\t.shared .align 4 .b8 _ZZ1kE1s[64];\n\tld.shared.b32 %r1, [_ZZ1kE1s];");
   EXPECT_EQ(check(ptx, expectK({{"_ZZ1kE1s", Space::Shared}})), "");
   EXPECT_NE(check(ptx, expectK({})).find("is not a global of the hardened module"),
             std::string::npos);
@@ -380,7 +380,7 @@ TEST(PtxValidator, RefusesParamSpaceWrites) {
   expectRefusedBody("st.param::entry.b32 [k_param_0], %r1;", "writes to the parameter space");
   expectRefusedBody("atom.param.add.u32 %r1, [k_param_0], 1;", "writes to the parameter space");
   // Reading parameters is what every kernel does.
-  EXPECT_EQ(check(module("\tld.param.u32 %r1, [k_param_0];")), "");
+  EXPECT_EQ(check(module("\tld.param.b32 %r1, [k_param_0];")), "");
 }
 
 TEST(PtxValidator, RefusesClusterBulkTmaAndMbarrier) {
@@ -423,6 +423,213 @@ TEST(PtxValidator, RefusesTextureSurfaceAndOthers) {
   expectRefusedBody("elect.sync %r1|%p1, -1;", "'elect.sync'");
   expectRefusedBody("prefetch.global.L2 [%rd1];", "opcode 'prefetch.global.L2' is not on the PTX allow-list");
   expectRefusedBody("wgmma.fence.sync.aligned;", "is not on the PTX allow-list");
+}
+
+// --- loads and stores: every qualifier spelled out (review R10-F3) ------------
+
+// The ld/st/ldu/cp.async/ldmatrix/stmatrix forms NVPTX (LLVM 22) emits: found by
+// hardening the benchmark kernels, the examples, the attack suite, the GPU tests'
+// bitcode and the lit inputs for sm_90 (PTX ISA 7.8 and 8.3) and sm_100 (8.8), and
+// by compiling every load/store type x space x ordering x width for sm_60 to sm_120
+// (invariant loads: .nc; 256-bit vectors: sm_100 with PTX ISA 8.8; sign-extending
+// loads: .s8/.s16/.s32).
+TEST(PtxValidator, AcceptsTheLoadAndStoreFormsLlvmEmits) {
+  const char *forms[] = {
+      // parameters
+      "ld.param.b8 %rs1, [k_param_0];", "ld.param.b16 %rs1, [k_param_0];",
+      "ld.param.b32 %r1, [k_param_0];", "ld.param.b64 %rd1, [k_param_0];",
+      "ld.param.s8 %r1, [k_param_0];", "ld.param.v2.b32 {%r1, %r2}, [k_param_0];",
+      // weak loads in every space, every type and width
+      "ld.global.b8 %rs1, [%rd1];", "ld.global.b16 %rs1, [%rd1];", "ld.global.b32 %r1, [%rd1+4];",
+      "ld.global.b64 %rd2, [%rd1];", "ld.global.s8 %r1, [%rd1];", "ld.global.s16 %r1, [%rd1];",
+      "ld.global.s32 %rd2, [%rd1];", "ld.shared.s8 %rd2, [%rd1];",
+      "ld.global.v2.b8 {%rs1, %rs2}, [%rd1];", "ld.global.v2.b64 {%rd2, %rd3}, [%rd1];",
+      "ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];",
+      "ld.global.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1];",
+      "ld.global.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];",
+      "ld.global.nc.b32 %r1, [%rd1];", "ld.global.nc.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1+16];",
+      "ld.global.nc.v2.b64 {%rd2, %rd3}, [%rd1];",
+      "ld.global.nc.v4.b64 {%rd2, %rd3, %rd4, %rd5}, [%rd1];",
+      "ld.global.nc.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];",
+      "ld.shared.b8 %rs1, [%r1];", "ld.shared.b32 %r1, [%r2];", "ld.shared.b64 %rd1, [%r2];",
+      "ld.shared.v4.b32 {%r1, %r2, %r3, %r4}, [%r5];", "ld.local.b32 %r1, [%rd1];",
+      "ld.local.b64 %rd2, [%rd1];", "ld.local.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];",
+      "ld.const.b8 %rs1, [tab+3];", "ld.const.b32 %r1, [%rd1];", "ld.b8 %rs1, [%rd1];",
+      "ld.b32 %r1, [%rd1];", "ld.b64 %rd2, [%rd1];",
+      // volatile, relaxed, acquire (atomic loads, the pass's polls)
+      "ld.volatile.global.b8 %rs1, [%rd1];", "ld.volatile.global.b32 %r1, [%rd1];",
+      "ld.volatile.global.b64 %rd2, [%rd1];", "ld.volatile.shared.b8 %rs1, [%r1];",
+      "ld.volatile.shared.b32 %r1, [%r2];", "ld.volatile.shared.b64 %rd1, [%r2];",
+      "ld.volatile.b32 %r1, [%rd1];", "ld.relaxed.sys.global.b32 %r1, [%rd1];",
+      "ld.relaxed.gpu.global.b32 %r1, [%rd1];", "ld.relaxed.cta.shared.b64 %rd2, [%r1];",
+      "ld.acquire.sys.global.b32 %r1, [%rd1];", "ld.acquire.gpu.global.b32 %r1, [%rd1];",
+      "ld.acquire.cta.global.b64 %rd2, [%rd1];", "ld.acquire.sys.b64 %rd2, [%rd1];",
+      // stores
+      "st.global.b8 [%rd1], %rs1;", "st.global.b16 [%rd1+128], %rs1;", "st.global.b32 [%rd1], %r1;",
+      "st.global.b64 [%rd1], %rd2;", "st.global.v2.b8 [%rd1], {%rs1, %rs2};",
+      "st.global.v2.b32 [%rd1], {%r1, %r2};", "st.global.v2.b64 [%rd1], {%rd2, %rd3};",
+      "st.global.v4.b32 [%rd1], {%r1, %r2, %r3, %r4};",
+      "st.global.v4.b64 [%rd1], {%rd2, %rd3, %rd4, %rd5};",
+      "st.global.v8.b32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};",
+      "st.shared.b8 [%r1], %rs1;", "st.shared.b32 [%r1], %r2;", "st.shared.b64 [%r1], %rd1;",
+      "st.shared.v4.b32 [%r1], {%r2, %r3, %r4, %r5};", "st.local.b8 [%rd1], %rs1;",
+      "st.local.b32 [%rd1], %r1;", "st.local.b64 [%rd1], %rd2;",
+      "st.local.v4.b32 [%rd1], {%r1, %r2, %r3, %r4};", "st.b8 [%rd1], %rs1;",
+      "st.b32 [%rd1], %r1;", "st.b64 [%rd1], %rd2;", "st.volatile.global.b32 [%rd1], %r1;",
+      "st.volatile.global.b64 [%rd1], %rd2;", "st.volatile.shared.b8 [%r1], 0;",
+      "st.volatile.shared.b32 [%r1], 1;", "st.volatile.shared.b64 [%r1], %rd1;",
+      "st.volatile.b32 [%rd1], %r1;", "st.relaxed.sys.global.b32 [%rd1], %r1;",
+      "st.release.cta.global.b32 [%rd1], %r1;", "st.release.sys.shared.b32 [%r1], %r2;",
+      "st.release.gpu.b64 [%rd1], %rd2;",
+      // ldu, cp.async, ldmatrix/stmatrix
+      "ldu.global.b32 %r1, [%rd1];", "ldu.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];",
+      "ldu.global.v2.b64 {%rd2, %rd3}, [%rd1];",
+      "cp.async.ca.shared.global [%rd4], [%rd2], 4;", "cp.async.ca.shared.global [%rd4], [%rd2], 8;",
+      "cp.async.ca.shared.global [%rd4], [%rd2], 16, %r10;",
+      "cp.async.cg.shared.global [%rd4], [%rd2], 16;",
+      "cp.async.cg.shared.global [%rd4], [%rd2], 16, %r10;", "cp.async.commit_group;",
+      "cp.async.wait_group 0;", "cp.async.wait_all;",
+      "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r1}, [%rd4];",
+      "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r1, %r2}, [%rd4];",
+      "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [%rd4];",
+      "ldmatrix.sync.aligned.m8n8.x4.trans.b16 {%r1, %r2, %r3, %r4}, [%rd3];",
+      "stmatrix.sync.aligned.m8n8.x2.shared.b16 [%rd4], {%r15, %r20};",
+      "stmatrix.sync.aligned.m8n8.x1.trans.b16 [%rd4], {%r15};",
+      // the rest of what the corpus gives
+      "ld.const.v2.b64 {%rd2, %rd3}, [%rd1];", "ld.const.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];",
+      "ld.local.b8 %rs1, [%rd1];", "ld.param.v2.b64 {%rd2, %rd3}, [k_param_0];",
+      "ld.param.v4.b32 {%r1, %r2, %r3, %r4}, [k_param_0];",
+      "ld.shared.v2.b64 {%rd2, %rd3}, [%r1];", "ld.shared.b16 %rs1, [%r1];",
+      "st.shared.b16 [%r1], %rs1;", "st.local.v2.b64 [%rd1], {%rd2, %rd3};",
+      "st.shared.v2.b64 [%r1], {%rd2, %rd3};", "st.volatile.global.b8 [%rd1], %rs1;",
+      "ldmatrix.sync.aligned.m8n8.x1.trans.b16 {%r1}, [%rd3];",
+      "ldmatrix.sync.aligned.m8n8.x2.b16 {%r1, %r2}, [%rd3];",
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%rd4];",
+      "stmatrix.sync.aligned.m8n8.x1.shared.b16 [%rd4], {%r1};",
+      "stmatrix.sync.aligned.m8n8.x2.b16 [%rd3], {%r1, %r2};",
+      "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%rd4], {%r1, %r2, %r3, %r4};"};
+  std::string globals = "\n.const .align 4 .b8 tab[16];\n";
+  for (const char *f : forms)
+    EXPECT_EQ(check(module(std::string("\t") + f, globals), expectK({}, false)), "") << f;
+}
+
+TEST(PtxValidator, RefusesLoadStoreQualifiersOutsideTheAllowList) {
+  // R10-F3: NVPTX prints a volatile atomic at system scope as .mmio for PTX ISA 8.2+.
+  expectRefusedBody("ld.mmio.relaxed.sys.global.b32 %r8, [%rd9];",
+                    "'ld.mmio.relaxed.sys.global.b32': '.mmio' is not allowed (memory-mapped "
+                    "I/O semantics on device memory are not defined, and a fault there is "
+                    "sticky for every tenant of the context)");
+  expectRefusedBody("st.mmio.relaxed.sys.global.b32 [%rd9+4], %r9;",
+                    "'st.mmio.relaxed.sys.global.b32': '.mmio' is not allowed");
+  // Cache policies (an extra 64-bit operand), eviction priorities, prefetch sizes,
+  // cache operators: LLVM emits none of them for a load or store.
+  expectRefusedBody("ld.global.L2::cache_hint.b32 %r1, [%rd1], %rd2;",
+                    "'ld.global.L2::cache_hint.b32': '.L2::cache_hint' is not allowed (a "
+                    "cache-policy operand");
+  expectRefusedBody("st.global.L2::cache_hint.b32 [%rd1], %r1, %rd2;", "'.L2::cache_hint'");
+  expectRefusedBody("ld.global.L2::128B.b32 %r1, [%rd1];",
+                    "'ld.global.L2::128B.b32': cache eviction priorities and prefetch sizes "
+                    "('.L2::128B') are not allowed");
+  expectRefusedBody("ld.global.nc.L2::256B.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];", "'.L2::256B'");
+  expectRefusedBody("ld.global.L1::evict_last.b32 %r1, [%rd1];", "'.L1::evict_last'");
+  expectRefusedBody("ld.global.nc.L1::no_allocate.b32 %r1, [%rd1];", "'.L1::no_allocate'");
+  expectRefusedBody("st.global.L1::no_allocate.b32 [%rd1], %r1;", "'.L1::no_allocate'");
+  expectRefusedBody("ld.global.L2::evict_first.b32 %r1, [%rd1];", "'.L2::evict_first'");
+  expectRefusedBody("ld.global.cg.b32 %r1, [%rd1];",
+                    "'ld.global.cg.b32': cache operators ('.cg') are not allowed");
+  expectRefusedBody("ld.global.cv.b32 %r1, [%rd1];", "cache operators ('.cv')");
+  expectRefusedBody("ld.global.lu.b32 %r1, [%rd1];", "cache operators ('.lu')");
+  expectRefusedBody("ld.global.ca.nc.b32 %r1, [%rd1];", "cache operators ('.ca')");
+  expectRefusedBody("st.global.wt.b32 [%rd1], %r1;", "cache operators ('.wt')");
+  expectRefusedBody("st.global.cs.b32 [%rd1], %r1;", "cache operators ('.cs')");
+  expectRefusedBody("ld.weak.global.b32 %r1, [%rd1];",
+                    "'ld.weak.global.b32': an explicit '.weak' is not on the allow-list");
+  // Semantics: the ones LLVM prints, where it prints them.
+  expectRefusedBody("ld.release.sys.global.b32 %r1, [%rd1];",
+                    "'ld.release.sys.global.b32': '.release' is not on the ld allow-list");
+  expectRefusedBody("st.acquire.sys.global.b32 [%rd1], %r1;",
+                    "'.acquire' is not on the st allow-list");
+  expectRefusedBody("ld.relaxed.global.b32 %r1, [%rd1];",
+                    "'ld.relaxed.global.b32': '.relaxed' without a scope (.cta, .gpu or .sys)");
+  expectRefusedBody("ld.acquire.cluster.global.b32 %r1, [%rd1];", "cluster state spaces and scopes");
+  expectRefusedBody("ld.volatile.local.b32 %r1, [%rd1];",
+                    "'ld.volatile.local.b32': '.volatile' in the .local state space (memory "
+                    "semantics only on .global, .shared or generic addresses)");
+  expectRefusedBody("ld.relaxed.sys.param.b32 %r1, [k_param_0];", "in the .param state space");
+  expectRefusedBody("ld.volatile.const.b32 %r1, [%rd1];", "in the .const state space");
+  expectRefusedBody("ld.global.volatile.b32 %r1, [%rd1];",
+                    "'.volatile' is not on the ld allow-list");
+  // .nc: weak ld.global only.
+  expectRefusedBody("ld.shared.nc.b32 %r1, [%r2];",
+                    "'ld.shared.nc.b32': '.nc' only on a weak ld.global (ld.global.nc)");
+  expectRefusedBody("ld.nc.b32 %r1, [%rd1];", "'.nc' only on a weak ld.global");
+  expectRefusedBody("ld.volatile.global.nc.b32 %r1, [%rd1];", "'.nc' only on a weak ld.global");
+  expectRefusedBody("st.global.nc.b32 [%rd1], %r1;", "'.nc' only on a weak ld.global");
+  // Spaces.
+  expectRefusedBody("st.const.b32 [%rd1], %r1;", "'st.const.b32': the constant space is read-only");
+  expectRefusedBody("ld.shared::cta.b32 %r1, [%r2];",
+                    "'.shared::cta' is not on the ld allow-list");
+  expectRefusedBody("ld.param::entry.b32 %r1, [k_param_0];", "'.param::entry' is not on the ld");
+  expectRefusedBody("ldu.shared.b32 %r1, [%r2];",
+                    "'ldu.shared.b32': 'ldu' is allowed on the global state space only");
+  expectRefusedBody("ldu.b32 %r1, [%rd1];", "'ldu' is allowed on the global state space only");
+  expectRefusedBody("ldu.volatile.global.b32 %r1, [%rd1];", "'ldu' takes no memory semantics");
+  expectRefusedBody("ldu.global.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];",
+                    "'.v8' is not an ldu form");
+  // Types and widths.
+  expectRefusedBody("ld.global.b128 %rd2, [%rd1];",
+                    "'ld.global.b128': type '.b128' is not one LLVM emits for ld (.b8 .b16 "
+                    ".b32 .b64 .s8 .s16 .s32)");
+  expectRefusedBody("ld.global.u32 %r1, [%rd1];", "type '.u32' is not one LLVM emits for ld");
+  expectRefusedBody("ld.global.f32 %r1, [%rd1];", "type '.f32'");
+  expectRefusedBody("st.global.s32 [%rd1], %r1;",
+                    "type '.s32' is not one LLVM emits for st (.b8 .b16 .b32 .b64)");
+  expectRefusedBody("ld.global.v8.b64 {%rd1, %rd2, %rd3, %rd4, %rd5, %rd6, %rd7, %rd8}, [%rd1];",
+                    "'.v8.b64' (.v8 only of 32-bit types)");
+  expectRefusedBody("ld.global.v8.b16 {%rs1, %rs2, %rs3, %rs4, %rs5, %rs6, %rs7, %rs8}, [%rd1];",
+                    "'.v8.b16' (.v8 only of 32-bit types)");
+  expectRefusedBody("ld.global.v16.b32 %r1, [%rd1];", "'.v16' is not on the ld allow-list");
+  expectRefusedBody("ld.global %r1, [%rd1];", "'ld.global': a ld without a type");
+  expectRefusedBody("ld.global.b32.foo %r1, [%rd1];",
+                    "'.foo' after the type is not on the ld allow-list");
+  expectRefusedBody("ld.unified.global.b32 %r1, [%rd1];", "'.unified' is not on the ld allow-list");
+  // Operands: an extra one would be a cache policy or a predicate.
+  expectRefusedBody("ld.global.b32 %r1, [%rd1], %rd2;",
+                    "'ld.global.b32' with 3 operands (expected 2, the second an address in "
+                    "brackets)");
+  expectRefusedBody("st.global.b32 %r1, [%rd1];",
+                    "'st.global.b32' with 2 operands (expected 2, the first an address");
+  expectRefusedBody("ld.global.b32 %r1;", "with 1 operands");
+}
+
+TEST(PtxValidator, AsyncCopyAndMatrixFormsAreSpelledOut) {
+  expectRefusedBody("cp.async.ca.shared.global.L2::128B [%rd4], [%rd2], 16;",
+                    "'cp.async.ca.shared.global.L2::128B' is not a cp.async form the toolchain "
+                    "emits (no cache hints or prefetch sizes); allowed: cp.async.ca.shared.global");
+  expectRefusedBody("cp.async.cg.shared.global.L2::cache_hint [%rd4], [%rd2], 16, %rd5;",
+                    "no cache hints or prefetch sizes");
+  expectRefusedBody("cp.async.ca.shared::cta.global [%rd4], [%rd2], 16;",
+                    "is not a cp.async form the toolchain emits");
+  expectRefusedBody("cp.async.cg.shared.global [%rd4], [%rd2], 8;",
+                    "'cp.async.cg.shared.global': copy size '8' (16 bytes)");
+  expectRefusedBody("cp.async.ca.shared.global [%rd4], [%rd2], 32;",
+                    "copy size '32' (4, 8 or 16 bytes)");
+  expectRefusedBody("cp.async.ca.shared.global [%rd4], [%rd2], %r1;", "copy size '%r1'");
+  expectRefusedBody("cp.async.ca.shared.global [%rd4], [%rd2], 16, 4, %p1;", "with 5 operands");
+  expectRefusedBody("cp.async.ca.shared.global [%rd4], %rd2, 16;", "with 3 operands");
+  expectRefusedBody("cp.async.wait_group %r1;", "'cp.async.wait_group' takes one immediate operand");
+  expectRefusedBody("cp.async.commit_group 1;", "'cp.async.commit_group' takes no operands");
+  expectRefusedBody("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1, %r2}, [%rd4];",
+                    "'ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8' is not a form of "
+                    "'ldmatrix' the toolchain emits (ldmatrix.sync.aligned.m8n8.{x1,x2,x4}"
+                    "{.trans}{.shared}.b16)");
+  expectRefusedBody("ldmatrix.sync.aligned.m8n8.x4.shared::cta.b16 {%r1, %r2, %r3, %r4}, [%rd4];",
+                    "is not a form of 'ldmatrix'");
+  expectRefusedBody("ldmatrix.sync.aligned.m8n8.x8.b16 {%r1}, [%rd4];", "is not a form of 'ldmatrix'");
+  expectRefusedBody("stmatrix.sync.aligned.m16n8.x1.trans.shared.b8 [%rd4], {%r1};",
+                    "is not a form of 'stmatrix'");
+  expectRefusedBody("stmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%rd4];", "with 2 operands");
+  expectRefusedBody("ldmatrix.sync.aligned.m8n8.x1.b16 {%r1}, [%rd4], %rd5;", "with 3 operands");
 }
 
 // --- atomics: the forms the toolchain emits, nothing else ----------------------
@@ -708,7 +915,7 @@ TEST(PtxValidator, AlignmentIsBounded) {
   EXPECT_EQ(check(module("\t.local .align 4096 .b8 __local_depot0[8];")), "");
   expectRefusedBody(".local .align 4294967296 .b8 __local_depot0[4294967296];",
                     "local memory per thread alignment of 4294967296 bytes (at most 4096)");
-  std::string ptx = module("\t.shared .align 8192 .b8 s[64];\n\tld.shared.u32 %r1, [s];");
+  std::string ptx = module("\t.shared .align 8192 .b8 s[64];\n\tld.shared.b32 %r1, [s];");
   EXPECT_NE(check(ptx, expectK({{"s", Space::Shared}}))
                 .find("static shared memory alignment of 8192 bytes (at most 4096)"),
             std::string::npos);

@@ -389,6 +389,58 @@ define ptx_kernel void @k(ptr addrspace(1) %g) {
       << F->Message;
 }
 
+// R10-F3 (found by review): a volatile atomic at system scope (what
+// `__atomic_load_n(volatile unsigned *, __ATOMIC_RELAXED)` gives) is emitted by NVPTX
+// as ld.mmio/st.mmio for PTX ISA 8.2 and later: sm_90 with RuntimeOptions::ptxVersion
+// "+ptx83", sm_100 by default (8.6), sm_100 with 8.8. Hardened, no mmio form is left
+// (atoll-mem drops `volatile` from atomics) and the PTX passes the validator, which
+// refuses `.mmio` too (PtxValidator.RefusesLoadStoreQualifiersOutsideTheAllowList).
+TEST(ToolchainFinal, VolatileAtomicsNeverBecomeMmio) {
+  const std::string IR = withHeader(R"(
+define ptx_kernel void @mmio(ptr addrspace(1) %p, ptr addrspace(1) %out) {
+  %v = load atomic volatile i32, ptr addrspace(1) %p monotonic, align 4
+  %p2 = addrspacecast ptr addrspace(1) %out to ptr
+  %w = load atomic volatile i32, ptr %p2 monotonic, align 4
+  %q = getelementptr i8, ptr addrspace(1) %p, i64 8
+  %x = load atomic volatile i64, ptr addrspace(1) %q unordered, align 8
+  %x32 = trunc i64 %x to i32
+  %s = add i32 %v, %w
+  %t = add i32 %s, %x32
+  store atomic volatile i32 %t, ptr addrspace(1) %out monotonic, align 4
+  ret void
+}
+)");
+  struct Target {
+    const char *Arch, *Ptx;
+  };
+  for (Target T : {Target{"sm_90", "+ptx83"}, Target{"sm_100", ""}, Target{"sm_100", "+ptx88"}}) {
+    for (auto Mode : {Atoll::ClampingMode::MaskBased, Atoll::ClampingMode::ModuloBased}) {
+      CompileOptions Opts;
+      Opts.GpuArch = T.Arch;
+      Opts.PtxVersion = T.Ptx;
+      Opts.Mode = Mode;
+      auto C = compileIR(IR, Opts); // compile() validates
+      ASSERT_TRUE(!!C) << T.Arch << T.Ptx << ": " << toString(C.takeError());
+      EXPECT_FALSE(Atoll::ptx::validate(C->ptx, expectationOf(*C)).has_value());
+      EXPECT_EQ(C->ptx.find(".mmio"), std::string::npos) << T.Arch << T.Ptx << "\n" << C->ptx;
+      // The accesses are still there, as relaxed system-scope atomics.
+      EXPECT_NE(C->ptx.find("ld.relaxed.sys.global.b32 "), std::string::npos) << T.Arch << T.Ptx;
+      EXPECT_NE(C->ptx.find("ld.relaxed.sys.global.b64 "), std::string::npos) << T.Arch << T.Ptx;
+      EXPECT_NE(C->ptx.find("st.relaxed.sys.global.b32 "), std::string::npos) << T.Arch << T.Ptx;
+    }
+    // Negative control: the same IR without the passes gives the mmio forms, so the
+    // test above can fail.
+    CompileOptions Native;
+    Native.GpuArch = T.Arch;
+    Native.PtxVersion = T.Ptx;
+    Native.Harden = false;
+    auto N = compileIR(IR, Native);
+    ASSERT_TRUE(!!N) << toString(N.takeError());
+    EXPECT_NE(N->ptx.find("ld.mmio.relaxed.sys.global.b32 "), std::string::npos) << N->ptx;
+    EXPECT_NE(N->ptx.find("st.mmio.relaxed.sys.global.b32 "), std::string::npos) << N->ptx;
+  }
+}
+
 // R2-F2: the check after code generation. A hardened kernel whose cycle has no
 // read of the cancel word (a pass bug) is a CompileError; the same cycle with a
 // volatile load through the control parameter and an exit, or marked as the pass's
