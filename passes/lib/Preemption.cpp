@@ -79,6 +79,10 @@ static cl::opt<uint64_t> EntryBudget(
 static cl::opt<bool> TestSkipEntryCancel("atoll-test-skip-entry-cancel", cl::Hidden,
                                          cl::desc("testing only: the loop counter does not "
                                                   "start from the cancel word"));
+static cl::opt<bool> TestSleepPollsFirst(
+    "atoll-test-sleep-polls-first", cl::Hidden,
+    cl::desc("testing only: poll before the nanosleeps before the back edges are split "
+             "(the order of R10-F4: refused, never a crash)"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
                                           cl::desc("testing only: keep memory intrinsics"));
 
@@ -626,16 +630,23 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // R3-F5: a poll right before every nanosleep (up to ~2 ms each), loop or not: a
   // cancelled thread never starts a sleep, so straight-line sleeps cannot hold a
   // cancelled grid (2000 of them were seconds per block without a single poll).
+  // Inserted last, after the back edges are split: the poll splits the sleep's
+  // block, and a latch split before its back edge is no longer a predecessor of
+  // its header (the back-edge check was then cut off, and a header phi crashed
+  // SplitBlockPredecessors: R10-F4, lit preempt-sleep-latch.ll).
   SmallVector<Instruction *, 8> Sleeps;
   for (Instruction &I : instructions(F))
     if (isNanosleep(I) && !TestSkipSleepPolls)
       Sleeps.push_back(&I);
-  for (Instruction *Sleep : Sleeps) {
-    IRBuilder<> B(Sleep);
-    LeaveIf(PollCancel(B), Sleep, "atoll.cancel.sleep");
-    ++NumSleepPolls;
-  }
+  auto PollBeforeSleeps = [&] {
+    for (Instruction *Sleep : Sleeps) {
+      IRBuilder<> B(Sleep);
+      LeaveIf(PollCancel(B), Sleep, "atoll.cancel.sleep");
+      ++NumSleepPolls;
+    }
+  };
   if (!Counted) {
+    PollBeforeSleeps();
     FuelOut->eraseFromParent(); // nothing counts fuel
     if (!AtEntry && Sleeps.empty()) { // loop-free, no entry poll, no sleep: nothing leaves early
       Leave->eraseFromParent();
@@ -722,9 +733,30 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   }
   NumCharges += Charges.size();
 
+  if (TestSleepPollsFirst)
+    PollBeforeSleeps();
   if (TestSkipFirstCheck && !Sites.empty())
     Sites.erase(Sites.begin());
   for (Site &S : Sites) {
+    // R10-F4: the latches and entry edges were taken before the splits (charges,
+    // earlier sites); a split that moved a latch's terminator would leave the
+    // back-edge check unreachable (and a header phi made SplitBlockPredecessors write
+    // out of bounds). Refused, never split blind.
+    auto IsEdge = [](BasicBlock *From, BasicBlock *To) {
+      return is_contained(successors(From), To);
+    };
+    for (auto &[From, To] : S.EntryEdges)
+      if (!IsEdge(From, To)) {
+        Refuse(F, From->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+               "internal: an edge into a cycle changed before its preemption check");
+        return false;
+      }
+    for (BasicBlock *Latch : S.Latches)
+      if (!IsEdge(Latch, S.Header)) {
+        Refuse(F, Latch->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+               "internal: a cycle-closing edge changed before its preemption check");
+        return false;
+      }
     if (!TestSkipEntryCancel && !S.Eager)
       for (auto &Edge : S.EntryEdges) {
         IRBuilder<> B(Edge.first->getTerminator());
@@ -749,6 +781,8 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     CountedCheck(Term, ConstantInt::get(I32, 1));
   }
 
+  if (!TestSleepPollsFirst)
+    PollBeforeSleeps();
   DominatorTree DT(F);
   PromoteMemToReg({Count, Fuel, Polled}, DT);
   insertStraightPolls(F, Control, Leave, Start, prologueOf(F, Opts));
