@@ -29,7 +29,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %atoll.ctrl
 ; CHECK:         %atoll.poll.next = sub i32
 ; CHECK:       atoll.poll:
-; CHECK-NEXT:    br i1 %atoll.polled{{.*}}, label %atoll.poll.fresh, label %atoll.poll.entryread
+; CHECK-NEXT:    br i1 %atoll.polled{{.*}}, label %atoll.poll.fresh, label %atoll.poll.entryread, !atoll.first.poll
 ; CHECK:       spin:
 ; CHECK:         br i1 %{{.*}}, label %atoll.cancel.sleep, label %[[SLEPT]], !prof
 ; CHECK:       [[SLEPT]]:
