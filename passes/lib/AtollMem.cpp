@@ -305,11 +305,12 @@ PreservedAnalyses AtollMemPass::run(Module &M, ModuleAnalysisManager &) {
     AtollDiagnostic D(name(), F, I, Reason);
     M.getContext().diagnose(D);
   };
-  // The marks of the pass's own bounded loops and charged work (abi.h) are never
-  // the tenant's to set.
+  // The marks of the pass's own bounded loops, charged work, repeatable entry checks
+  // and first-poll flags (abi.h, StraightLine.h) are never the tenant's to set.
   {
     bool Marked = false;
-    for (const char *Name : {ATOLL_BOUNDED_LOOP_MD, ATOLL_CHARGED_WORK_MD}) {
+    for (const char *Name : {ATOLL_BOUNDED_LOOP_MD, ATOLL_CHARGED_WORK_MD, ATOLL_ENTRY_CHECK_MD,
+                              ATOLL_FIRST_POLL_MD}) {
       unsigned Kind = M.getContext().getMDKindID(Name);
       for (Function &F : M)
         for (Instruction &I : instructions(F))

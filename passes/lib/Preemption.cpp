@@ -79,6 +79,14 @@ static cl::opt<uint64_t> EntryBudget(
 static cl::opt<bool> TestSkipEntryCancel("atoll-test-skip-entry-cancel", cl::Hidden,
                                          cl::desc("testing only: the loop counter does not "
                                                   "start from the cancel word"));
+static cl::opt<bool> TestPolledStaysFalse(
+    "atoll-test-polled-stays-false", cl::Hidden,
+    cl::desc("testing only: the first-poll flag is never set (every counted poll takes "
+             "the entry read; R9-R2-F2)"));
+static cl::opt<bool> TestSleepPollsFirst(
+    "atoll-test-sleep-polls-first", cl::Hidden,
+    cl::desc("testing only: poll before the nanosleeps before the back edges are split "
+             "(the order of R10-F4: refused, never a crash)"));
 static cl::opt<bool> TestSkipMemExpansion("atoll-test-skip-mem-expansion", cl::Hidden,
                                           cl::desc("testing only: keep memory intrinsics"));
 
@@ -433,7 +441,8 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
   Start.get();
   const uint64_t Entry = std::min<uint64_t>(EntryBudget, StraightBudget);
   const WorkToExit Tail(F); // before the walk splits anything
-  auto LeaveBefore = [&](Instruction &I, Value *Cancelled, StringRef Name) {
+  auto LeaveBefore = [&](Instruction &I, Value *Cancelled, StringRef Name,
+                         bool Repeatable = false) {
     if (!Leave) {
       Leave = BasicBlock::Create(Ctx, "atoll.leave", &F);
       ReturnInst::Create(Ctx, Leave);
@@ -443,9 +452,11 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
     MDNode *Bounded = I.getParent()->getTerminator()->getMetadata(ATOLL_BOUNDED_LOOP_MD);
     Instruction *T = SplitBlockAndInsertIfThen(Cancelled, &I, false, Unlikely);
     T->getParent()->setName(Name);
+    Instruction *Br = T->getParent()->getSinglePredecessor()->getTerminator();
     if (Bounded)
-      T->getParent()->getSinglePredecessor()->getTerminator()->setMetadata(ATOLL_BOUNDED_LOOP_MD,
-                                                                            Bounded);
+      Br->setMetadata(ATOLL_BOUNDED_LOOP_MD, Bounded);
+    if (Repeatable) // an entry check, not a first poll (ATOLL_ENTRY_CHECK_MD)
+      Br->setMetadata(ATOLL_ENTRY_CHECK_MD, MDNode::get(Ctx, {}));
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
   };
   walkStraightRuns(
@@ -466,7 +477,7 @@ static void insertStraightPolls(Function &F, Value *Control, BasicBlock *Leave,
         if (Run <= StraightBudget) {
           // The entry check: no new load (one that waits before the work made
           // streaming kernels up to 3.4x slower), just a branch on the entry read.
-          LeaveBefore(I, Start.get(), "atoll.cancel.entrycheck");
+          LeaveBefore(I, Start.get(), "atoll.cancel.entrycheck", /*Repeatable=*/true);
           ++NumEntryChecks;
           return true;
         }
@@ -598,10 +609,17 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     return B.CreateICmpNE(W, B.getInt32(0), "atoll.cancelled");
   };
   // Right before Before: when Cond holds, the thread leaves (a block named Name).
-  auto LeaveIf = [&](Value *Cond, Instruction *Before, StringRef Name = "") {
+  // Repeatable: an entry check a thread may take again and again (the charge check),
+  // marked ATOLL_ENTRY_CHECK_MD; the other branch on the entry read is the first
+  // poll's, which the check after code generation lets a thread take only once.
+  auto LeaveIf = [&](Value *Cond, Instruction *Before, StringRef Name = "",
+                     bool Repeatable = false) {
     Instruction *T = SplitBlockAndInsertIfThen(Cond, Before, false, Unlikely);
     if (!Name.empty())
       T->getParent()->setName(Name);
+    if (Repeatable)
+      T->getParent()->getSinglePredecessor()->getTerminator()->setMetadata(
+          ATOLL_ENTRY_CHECK_MD, MDNode::get(Ctx, {}));
     ReplaceInstWithInst(T, BranchInst::Create(Leave));
   };
 
@@ -626,16 +644,23 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
   // R3-F5: a poll right before every nanosleep (up to ~2 ms each), loop or not: a
   // cancelled thread never starts a sleep, so straight-line sleeps cannot hold a
   // cancelled grid (2000 of them were seconds per block without a single poll).
+  // Inserted last, after the back edges are split: the poll splits the sleep's
+  // block, and a latch split before its back edge is no longer a predecessor of
+  // its header (the back-edge check was then cut off, and a header phi crashed
+  // SplitBlockPredecessors: R10-F4, lit preempt-sleep-latch.ll).
   SmallVector<Instruction *, 8> Sleeps;
   for (Instruction &I : instructions(F))
     if (isNanosleep(I) && !TestSkipSleepPolls)
       Sleeps.push_back(&I);
-  for (Instruction *Sleep : Sleeps) {
-    IRBuilder<> B(Sleep);
-    LeaveIf(PollCancel(B), Sleep, "atoll.cancel.sleep");
-    ++NumSleepPolls;
-  }
+  auto PollBeforeSleeps = [&] {
+    for (Instruction *Sleep : Sleeps) {
+      IRBuilder<> B(Sleep);
+      LeaveIf(PollCancel(B), Sleep, "atoll.cancel.sleep");
+      ++NumSleepPolls;
+    }
+  };
   if (!Counted) {
+    PollBeforeSleeps();
     FuelOut->eraseFromParent(); // nothing counts fuel
     if (!AtEntry && Sleeps.empty()) { // loop-free, no entry poll, no sleep: nothing leaves early
       Leave->eraseFromParent();
@@ -671,11 +696,15 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     SplitBlockAndInsertIfThenElse(Fresh, SlowT, &FreshT, &FirstT);
     FreshT->getParent()->setName("atoll.poll.fresh");
     FirstT->getParent()->setName("atoll.poll.entryread");
+    Slow->getTerminator()->setMetadata(ATOLL_FIRST_POLL_MD, MDNode::get(Ctx, {}));
     {
       IRBuilder<> FB(FreshT);
       LeaveIf(PollCancel(FB), FreshT);
     }
-    IRBuilder<>(FirstT).CreateStore(B.getTrue(), Polled);
+    // The flag is set on this arm: every later poll of the thread reads fresh. The
+    // check after code generation verifies it on the final IR (R9-R2-F2).
+    if (!TestPolledStaysFalse)
+      IRBuilder<>(FirstT).CreateStore(B.getTrue(), Polled);
     LeaveIf(Start.get(), FirstT);
     B.SetInsertPoint(SlowT);
     Value *Left = B.CreateAdd(B.CreateLoad(I64, Fuel), B.CreateSExt(C1, I64), "atoll.fuel.rest");
@@ -715,16 +744,37 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
         At = SplitBlockAndInsertIfThen(Heavy, Term, false, Unlikely);
         At->getParent()->setName("atoll.charge.heavy");
       }
-      LeaveIf(Start.get(), At, "atoll.cancel.chargecheck");
+      LeaveIf(Start.get(), At, "atoll.cancel.chargecheck", /*Repeatable=*/true);
       ++NumChargeEntryChecks;
     }
     CountedCheck(Term, CS.Amount);
   }
   NumCharges += Charges.size();
 
+  if (TestSleepPollsFirst)
+    PollBeforeSleeps();
   if (TestSkipFirstCheck && !Sites.empty())
     Sites.erase(Sites.begin());
   for (Site &S : Sites) {
+    // R10-F4: the latches and entry edges were taken before the splits (charges,
+    // earlier sites); a split that moved a latch's terminator would leave the
+    // back-edge check unreachable (and a header phi made SplitBlockPredecessors write
+    // out of bounds). Refused, never split blind.
+    auto IsEdge = [](BasicBlock *From, BasicBlock *To) {
+      return is_contained(successors(From), To);
+    };
+    for (auto &[From, To] : S.EntryEdges)
+      if (!IsEdge(From, To)) {
+        Refuse(F, From->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+               "internal: an edge into a cycle changed before its preemption check");
+        return false;
+      }
+    for (BasicBlock *Latch : S.Latches)
+      if (!IsEdge(Latch, S.Header)) {
+        Refuse(F, Latch->getTerminator(), StateSpace::Unknown, AccessKind::Call,
+               "internal: a cycle-closing edge changed before its preemption check");
+        return false;
+      }
     if (!TestSkipEntryCancel && !S.Eager)
       for (auto &Edge : S.EntryEdges) {
         IRBuilder<> B(Edge.first->getTerminator());
@@ -749,6 +799,8 @@ bool insertPreemptionChecks(Function &F, Value *Control, const PreemptOptions &O
     CountedCheck(Term, ConstantInt::get(I32, 1));
   }
 
+  if (!TestSleepPollsFirst)
+    PollBeforeSleeps();
   DominatorTree DT(F);
   PromoteMemToReg({Count, Fuel, Polled}, DT);
   insertStraightPolls(F, Control, Leave, Start, prologueOf(F, Opts));

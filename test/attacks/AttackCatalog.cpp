@@ -654,6 +654,20 @@ std::vector<Attack> buildAttacks() {
             {atkB(), atkA()}, {1}, {32});
   neverEnds("spin_sleep", "spin_sleep", "waits on a flag with 1 ms nanosleeps", {atkB()}, {1},
             {32});
+  // R10-F4: the sleep's poll split the loop's only block after the pass took it as the
+  // latch: the back-edge check (fuel) had no predecessors, and with the counter's phi
+  // atoll-mem crashed. Fuel must end it.
+  {
+    Attack &a = add(contained("sleep_latch_fuel", "timeout", "timeout",
+                              "R10-F4: a spin with a nanosleep and a counter in its one block, "
+                              "launched with fuel 1000: fuel must end it",
+                              {L("sleep_latch_fuel", {atkB(), atkB(256)}, {1}, {32})}));
+    a.fuel = 1000;
+    a.runLimitMs = 2000;
+    a.showTime = true;
+    a.note = "synchronize() returns FuelExhausted within a few ms; before the fix atoll-mem "
+             "crashed on it (its latch's back-edge check had no predecessors)";
+  }
   neverEnds("straight_sleep", "straight_sleep",
             "R3-F5: no loop, 600 straight-line 1 ms nanosleeps (a poll precedes each)",
             {atkB()}, {1}, {32});

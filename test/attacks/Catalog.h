@@ -128,6 +128,8 @@ struct Attack {
   uint32_t runLimitMs = 0;      // >0 (Contained): own pipeline with this timeout; the attack
                                 // must end on its own within it
   uint32_t minRunMs = 0;        // >0 (Contained): it must have run at least this long
+  uint64_t fuel = 0;            // >0 (Contained, with runLimitMs): every launch gets this
+                                // LaunchConfig::fuel; synchronize must report FuelExhausted
   std::string launchRefusal;    // non-empty: the launch must be refused (InvalidLaunch) with this
                                 // substring, the context and victim healthy
   std::string xfail;            // known issue: the expectation is not met yet (why)

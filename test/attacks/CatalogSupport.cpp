@@ -131,6 +131,9 @@ std::vector<std::string> validateCatalog() {
       if (a.runLimitMs && (a.timeoutMs || a.freshPipeline))
         problems.push_back(a.name + ": runLimitMs is for attacks that end on their own, on "
                                     "their own pipeline");
+      if (a.fuel && (!a.runLimitMs || a.launches.size() != 1))
+        problems.push_back(a.name + ": a fuel attack has exactly one launch, on its own pipeline "
+                                    "(runLimitMs)");
       if ((a.runLimitMs || a.minRunMs) && !a.showTime)
         problems.push_back(a.name + ": runLimitMs and minRunMs are measurements: set showTime");
     }

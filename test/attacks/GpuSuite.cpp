@@ -375,8 +375,9 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
       res.observed = "bad arguments: " + err;
       return res;
     }
-    Status s = on.launch(*k, LaunchConfig{l.grid, l.block, l.dynamicSharedBytes},
-                         std::span<const Arg>(args));
+    LaunchConfig cfg{l.grid, l.block, l.dynamicSharedBytes};
+    cfg.fuel = a.fuel;
+    Status s = on.launch(*k, cfg, std::span<const Arg>(args));
     if (!s && !a.launchRefusal.empty()) {
       res.observed = "launch refused: " + firstLine(s.error().message(), 200);
       bool ok = s.error().code() == ErrorCode::InvalidLaunch &&
@@ -412,6 +413,30 @@ Result Suite::runAttack(const Attack &a, Clamping c, const std::string &phase) {
   }
   Status s = atk->p->synchronize();
   res.ms = msSince(tRun);
+
+  // R10-F4: a kernel that never ends by itself, launched with fuel: its counted checks
+  // must charge the fuel and end it (FuelExhausted) well before its run limit.
+  if (a.fuel) {
+    if (!s && s.error().code() == ErrorCode::FuelExhausted) {
+      res.observed = "FuelExhausted after " + std::to_string(int(res.ms)) + " ms (expected)";
+      Status again = atk->p->synchronize();
+      res.details.push_back(std::string("synchronize after: ") +
+                            (again ? "ok" : describe(again.error())));
+      met &= again.ok();
+    } else {
+      met = false;
+      res.observed = s ? std::string("expected FuelExhausted, but the kernel finished")
+                       : "expected FuelExhausted, got " + describe(s.error());
+    }
+    std::vector<std::string> d;
+    if (!checkVictim(*victim_, d) || !victimHealth(*victim_, d)) {
+      met = false;
+      res.details.insert(res.details.end(), d.begin(), d.end());
+    }
+    finishVerdict(res, a, met);
+    contextCheck(res);
+    return res;
+  }
 
   if (a.timeoutMs) {
     timeoutRan_ = true;

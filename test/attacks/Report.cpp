@@ -31,6 +31,8 @@ std::string expectedText(const Attack &a) {
     return "launch refused (\"" + a.launchRefusal + "\")";
   if (a.timeoutMs)
     return "contained + Timeout";
+  if (a.fuel)
+    return "contained + FuelExhausted";
   return "contained";
 }
 

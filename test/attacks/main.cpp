@@ -116,6 +116,8 @@ void printList(std::FILE *out) {
         what += " [timeout " + std::to_string(a.timeoutMs) + " ms]";
       if (a.neverEnds)
         what += " [never ends]";
+      if (a.fuel)
+        what += " [fuel " + std::to_string(a.fuel) + "]";
     }
     if (!a.xfail.empty())
       what += " [xfail]";

@@ -592,3 +592,123 @@ attributes #0 = { "atoll-hardened"="mask-based" }
   ASSERT_TRUE(!!Good) << toString(Good.takeError());
   EXPECT_FALSE(failureOf(checkCyclesPolled(**Good)));
 }
+
+// R9-R2-F2: the first-poll flag after code generation. A counted poll branches on
+// its flag: fresh read when set, else the entry-read arm, which sets it. The check
+// refuses a kernel in which some path can take an arm (a branch on the entry read
+// not marked !atoll.entry.check, or the false edge of a branch marked
+// !atoll.first.poll) after it took one; a flag it cannot prove set is refused too
+// (deny by default). Variants of one hand-written final IR: the flag's web as
+// atoll-mem and mem2reg leave it, as or/select/freeze, stuck at false, from a value
+// the check cannot decide, the poll on another condition, the arm's own branch
+// folded away, and a marked or unmarked entry check that every iteration takes.
+TEST(ToolchainFinal, FirstPollFlagIsProvenSetAfterCodegen) {
+  struct Shape {
+    std::string Arm = "true";   // what the entry-read arm gives the flag
+    std::string Join = "";      // instead of the join's phi (the flag after the poll)
+    std::string Cond = "%polled"; // what the poll branches on
+    std::string Body = "";      // at the top of the loop body
+    std::string Mark = "";      // on the poll's branch (the pass marks it)
+    std::string ArmBranch = "br i1 %s, label %done, label %join"; // the arm's leave
+  };
+  auto Kernel = [](const Shape &S) {
+    std::string Join = S.Join.empty()
+                           ? "  %p2 = phi i1 [ %polled, %fresh ], [ " + S.Arm + ", %entryread ]\n"
+                           : S.Join;
+    return withHeader(R"(
+define ptx_kernel void @k(ptr %p, i32 %n, i64 %__atoll_arena_base, i64 %__atoll_arena_size, i64 %__atoll_control) #0 {
+entry:
+  %ctrl = inttoptr i64 %__atoll_control to ptr addrspace(1)
+  %start = load atomic i32, ptr addrspace(1) %ctrl monotonic, align 4
+  br label %loop
+loop:
+  %polled = phi i1 [ false, %entry ], [ %polled.next, %latch ]
+  %i = phi i32 [ 0, %entry ], [ %i1, %latch ]
+)" + S.Body + R"(  br label %body
+body:
+  store i32 %i, ptr %p
+  %i1 = add i32 %i, 1
+  %m = and i32 %i1, 63
+  %due = icmp eq i32 %m, 0
+  br i1 %due, label %poll, label %latch
+poll:
+  br i1 )" + S.Cond + R"(, label %fresh, label %entryread)" + S.Mark + R"(
+fresh:
+  %w = load volatile i32, ptr addrspace(1) %ctrl, align 4
+  %c = icmp ne i32 %w, 0
+  br i1 %c, label %done, label %join
+entryread:
+  %s = icmp ne i32 %start, 0
+  )" + S.ArmBranch + R"(
+join:
+  %arm = phi i1 [ false, %fresh ], [ true, %entryread ]
+)" + Join + R"(  br label %latch
+latch:
+  %polled.next = phi i1 [ %polled, %body ], [ %p2, %join ]
+  %e = icmp slt i32 %i1, %n
+  br i1 %e, label %loop, label %done
+done:
+  ret void
+}
+attributes #0 = { "atoll-hardened"="mask-based" }
+!0 = !{}
+)");
+  };
+  const std::string Refused = "kernel 'k': block 'poll' can take the entry read again after the "
+                              "thread's first poll (its first-poll flag is not proven set) after "
+                              "code generation (a bug in the AToLL passes)";
+  auto Check = [&](const Shape &S) {
+    LLVMContext Ctx;
+    auto M = parse(Kernel(S), Ctx);
+    EXPECT_TRUE(!!M) << toString(M.takeError());
+    return M ? failureOf(checkCyclesPolled(**M)) : std::nullopt;
+  };
+  // As the pass leaves it: accepted.
+  EXPECT_FALSE(Check({}));
+  // The flag after the poll as `or` or `select` of the arm taken: accepted.
+  EXPECT_FALSE(Check({.Join = "  %p2 = or i1 %polled, %arm\n"}));
+  EXPECT_FALSE(Check({.Join = "  %p2 = select i1 %arm, i1 true, i1 %polled\n"}));
+  EXPECT_FALSE(Check({.Cond = "%pf", .Body = "  %pf = freeze i1 %polled\n"}));
+  // The arm leaves the flag false (the fault injection's shape), or sets it to a
+  // value the check cannot decide (%n > 0): refused, naming the poll.
+  for (const std::string Arm : {"false", "%big"}) {
+    Shape S{.Arm = Arm};
+    S.Body = "  %big = icmp sgt i32 %n, 0\n";
+    auto F = Check(S);
+    ASSERT_TRUE(F) << Arm;
+    EXPECT_EQ(F->Kind, FailureKind::CompileError);
+    EXPECT_NE(F->Message.find(Refused), std::string::npos) << F->Message;
+  }
+  // The poll branches on something other than the flag: refused.
+  {
+    Shape S{.Cond = "%big", .Body = "  %big = icmp sgt i32 %n, 0\n"};
+    auto F = Check(S);
+    ASSERT_TRUE(F);
+    EXPECT_NE(F->Message.find(Refused), std::string::npos) << F->Message;
+  }
+  // The arm's branch on the entry read folded away (an entry check above it tested
+  // the read): the marked flag branch's false edge is the arm's.
+  const std::string Marked = ", !atoll.first.poll !0";
+  EXPECT_FALSE(Check({.Mark = Marked, .ArmBranch = "br label %join"}));
+  {
+    Shape S{.Arm = "%big", .Body = "  %big = icmp sgt i32 %n, 0\n", .Mark = Marked,
+            .ArmBranch = "br label %join"};
+    auto F = Check(S);
+    ASSERT_TRUE(F);
+    EXPECT_NE(F->Message.find(Refused), std::string::npos) << F->Message;
+  }
+  // An entry check that every iteration takes: accepted when marked repeatable (the
+  // charge check, the straight-line budget's), else it is an arm taken again.
+  auto EntryCheck = [](const char *Mark) {
+    return std::string("  %s0 = icmp ne i32 %start, 0\n  br i1 %s0, label %done, label %go") +
+           Mark + "\ngo:\n";
+  };
+  EXPECT_FALSE(Check({.Body = EntryCheck(", !atoll.entry.check !0")}));
+  {
+    auto F = Check({.Body = EntryCheck("")});
+    ASSERT_TRUE(F);
+    EXPECT_NE(F->Message.find("kernel 'k': block 'poll' can take the entry read again"),
+              std::string::npos)
+        << F->Message;
+  }
+}

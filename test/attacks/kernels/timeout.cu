@@ -44,6 +44,18 @@ extern "C" __global__ void spin_sleep(u32 *flag) {
     __nvvm_nanosleep(1000000); // the intrinsic (the header's inline asm is refused)
 }
 
+// R10-F4: a spin whose one block holds a nanosleep and a counter (a phi): the sleep's
+// poll split that block after the pass took it as the latch. Launched with fuel, which
+// must end it (the flag is never set).
+extern "C" __global__ void sleep_latch_fuel(u32 *flag, u32 *out) {
+  u32 n = 0;
+  while (*(volatile u32 *)flag == 0) {
+    __nvvm_nanosleep(0);
+    ++n;
+  }
+  out[gtid()] = n;
+}
+
 // R3-F5: no loop at all, straight-line 1 ms sleeps. Before
 // the fix no poll ran and a cancelled grid of these drained for seconds per block;
 // now every nanosleep is preceded by a poll.

@@ -7,6 +7,11 @@
 ; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem -S %t/zero.ll | FileCheck %s
 ; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/forged.ll 2>&1 | FileCheck %s --check-prefix=FORGED
 ; RUN: %atoll-harden %t/zero.ll --emit=ptx -o - | FileCheck %s --check-prefix=PTX
+; The marks the check of the first-poll flag reads (R9-R2-F2) are reserved too.
+; RUN: sed 's/!atoll.bounded/!atoll.entry.check/' %t/forged.ll > %t/forged-entry.ll
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/forged-entry.ll 2>&1 | FileCheck %s --check-prefix=FORGED-ENTRY
+; RUN: sed 's/!atoll.bounded/!atoll.first.poll/' %t/forged.ll > %t/forged-first.ll
+; RUN: not %opt-atoll -passes=atoll-mem -disable-output %t/forged-first.ll 2>&1 | FileCheck %s --check-prefix=FORGED-FIRST
 
 ; CHECK-LABEL: define ptx_kernel void @zero(
 ; CHECK:       atoll.zero.smem:
@@ -22,6 +27,8 @@
 ; PTX: .entry zero(
 
 ; FORGED: atoll-mem: refused in 'forged': metadata !atoll.bounded is reserved for the passes
+; FORGED-ENTRY: atoll-mem: refused in 'forged': metadata !atoll.entry.check is reserved for the passes
+; FORGED-FIRST: atoll-mem: refused in 'forged': metadata !atoll.first.poll is reserved for the passes
 
 ;--- zero.ll
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -7,6 +7,7 @@
 ; an atomic or and returns. A cycle closed by an indirectbr cannot take a check and
 ; is refused.
 ; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s
+; RUN: %opt-atoll -passes=atoll-mem -atoll-preempt-no-charge -S %s | FileCheck %s --check-prefix=LIVE
 ; RUN: %opt-atoll -atoll-preempt-no-charge -passes=atoll-mem %s -o - | %llc-sm90 -o /dev/null
 ; RUN: not %opt-atoll -passes=atoll-mem -S %S/Inputs/preempt-indirectbr.ll 2>&1 | FileCheck %s --check-prefix=REFUSED
 ; Fault injection: the self-checks refuse a sleep without its poll and a cycle
@@ -18,6 +19,9 @@
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
+
+; No check in a block the kernel cannot reach (R10-F4).
+; LIVE-NOT: No predecessors!
 
 ; CHECK-LABEL: define ptx_kernel void @irreducible(
 ; CHECK:         br i1 %c, label %a, label %b
@@ -43,9 +47,9 @@ exit:
 }
 
 ; A spin on memory with nanosleep: the cancel word is read on every edge, before the
-; counted check.
+; counted check, on a back edge that the loop takes (R10-F4: it had no predecessors).
 ; CHECK-LABEL: define ptx_kernel void @sleepy_spin(
-; CHECK:       spin.atoll.backedge:
+; CHECK:       spin.atoll.backedge: ; preds = %{{[0-9]+}}
 ; CHECK-NEXT:    [[CW:%atoll.cancel[0-9]*]] = load volatile i32, ptr addrspace(1) %atoll.ctrl, align 4
 ; CHECK-NEXT:    [[CD:%atoll.cancelled[0-9]*]] = icmp ne i32 [[CW]], 0
 ; CHECK-NEXT:    br i1 [[CD]], label %atoll.cancel.eager, label {{%.*}}, !prof

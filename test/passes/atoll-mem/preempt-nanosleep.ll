@@ -38,9 +38,10 @@ define ptx_kernel void @straight_sleeps(ptr addrspace(1) %out) {
   ret void
 }
 
-; In a loop: the poll before the sleep and the eager poll on the back edge.
+; In a loop: the poll before the sleep and the eager poll on the back edge, on a back
+; edge that the loop takes (R10-F4: it had no predecessors), with its counted check.
 ; CHECK-LABEL: define ptx_kernel void @sleep_loop(
-; CHECK:       spin.atoll.backedge:
+; CHECK:       spin.atoll.backedge: ; preds = %{{[0-9]+}}
 ; CHECK-NEXT:    load volatile i32, ptr addrspace(1) %atoll.ctrl
 ; CHECK:       spin:
 ; CHECK:         load volatile i32, ptr addrspace(1) %atoll.ctrl
@@ -64,6 +65,11 @@ done:
 ; PTX:         nanosleep.u32 1000000;
 ; PTX:         ld.volatile.global.b32
 ; PTX:         nanosleep.u32 1000000;
+; The sleep loop counts its fuel: the counter's decrement and the fuel bit.
+; PTX-LABEL: .entry sleep_loop(
+; PTX:         nanosleep.u32 1000;
+; PTX:         add.s32 {{%r[0-9]+}}, {{%r[0-9]+}}, -1;
+; PTX:         atom.global.or.b32 {{%r[0-9]+}}, [{{%rd[0-9]+}}+4], 1;
 
 ; NOPOLL: error: atoll-mem: refused in 'straight_sleeps': internal: a nanosleep has no cancel poll right before it
 

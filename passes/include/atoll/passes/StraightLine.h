@@ -45,6 +45,22 @@ uint64_t straightWeight(const llvm::Instruction &I);
 /// ATOLL_BOUNDED_LOOP_MD (abi.h): input carrying it is refused.
 #define ATOLL_CHARGED_WORK_MD "atoll.charged.work"
 
+/// Instruction metadata (kind name, !{}) that atoll-mem puts on the entry checks that
+/// a thread may take any number of times: the one before a heavy charge (R8-F3) and
+/// those of the straight-line budget (R6-F3). Every other branch on the entry read
+/// is a counted poll's first-poll arm, which a thread takes at most once (its flag
+/// %atoll.polled is then true): the toolchain's check after code generation
+/// verifies that (R9-R2-F2). Reserved for the passes: input carrying it is refused.
+#define ATOLL_ENTRY_CHECK_MD "atoll.entry.check"
+
+/// Instruction metadata (kind name, !{}) that atoll-mem puts on the branch of a
+/// counted poll on its first-poll flag: true, a fresh read of the cancel word; false
+/// (the thread's first counted poll), the entry read's arm, which sets the flag. The
+/// check after code generation proves that a thread takes the false edge at most
+/// once, also where the arm's own branch on the entry read was folded away (under an
+/// entry check that tested the read already). Reserved for the passes.
+#define ATOLL_FIRST_POLL_MD "atoll.first.poll"
+
 /// The work a charged loop may run beyond its first iteration before its thread
 /// consults the cancel word: ATOLL_CHARGED_WORK_MD on the branch into the loop (0
 /// elsewhere). Fresh runs count it (the entry budget, R8-F3); runs between polls do
