@@ -62,6 +62,9 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
   c.maxAssembledBytes = uint32_t(std::min(std::max(cubinCap + kFraming, kFloor), kFrameMax));
   c.answerBudget = w.answerBudget ? w.answerBudget
                                   : 2 * (2 * uint64_t(c.maxOutputBytes) + c.maxAssembledBytes);
+  // An answer with more kernels than a module may have is refused when it is
+  // decoded, before its kernels are copied or the PTX is scanned (R10-F1, R10-F2).
+  c.maxKernels = options.maxKernelsPerModule;
   c.libdevicePath = options.libdevicePath;
   return compile::CompilePool::create(std::move(c));
 }
