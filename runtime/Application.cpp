@@ -116,9 +116,17 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
   // until its module is loaded (compile/AnswerBudget.h).
   compile::AnswerBudget::Charge answerCharge;
   Application::Origin origin = Application::Origin::Compiled;
+  // The module caps (kernels, PTX and cubin bytes) are checked first on every path
+  // below, before anything scans the PTX (review R10-F1).
+  const ModuleLimits limits = moduleLimits(options);
   if (disk) {
     entry = disk->read(key);
-    if (entry && !validatePtx(*entry))
+    // An entry over the caps (written under larger ones) is refused as its fresh
+    // compile would be: no scan of its PTX, no compile.
+    if (entry)
+      if (Status s = checkModuleSize(*entry, limits); !s)
+        return readyWith(named(std::move(s).error()));
+    if (entry && !validatePtx(*entry, limits))
       entry.reset(); // never trust an entry that fails validation: compile afresh
     if (entry && hasDevice() && entry->cubin.empty())
       entry.reset(); // written without an assembler: a device loads cubins only
@@ -143,10 +151,17 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
     job.ptxVersion = info.ptxVersion;
     job.abiVersion = ATOLL_ABI_VERSION;
     job.optLevel = opts.optLevel;
-    auto fresh = compileInWorkers(*compilePool, std::move(job), hasDevice(), validatePtx,
-                                  &answerCharge);
+    // The answer's kernels are capped when it is decoded (PoolConfig::maxKernels),
+    // the rest first in validatePtx, before the PTX is scanned or assembled.
+    auto fresh = compileInWorkers(
+        *compilePool, std::move(job), hasDevice(),
+        [&limits](const CompiledEntry &e) { return validatePtx(e, limits); }, &answerCharge);
     if (!fresh)
       return readyWith(named(std::move(fresh).error()));
+    // The cubin came after the validation: over its cap, it is neither cached nor
+    // loaded.
+    if (Status s = checkModuleSize(*fresh, limits); !s)
+      return readyWith(named(std::move(s).error()));
     if (disk)
       (void)disk->write(key, *fresh); // best effort
     entry = std::move(*fresh);
@@ -175,7 +190,7 @@ PendingApplication RuntimeState::loadApplicationAsync(std::span<const uint8_t> b
     fresh.ptx = std::move(compiled->ptx);
     fresh.cubin = std::move(compiled->cubin);
     fresh.kernels = std::move(compiled->kernels);
-    if (Status s = validatePtx(fresh); !s)
+    if (Status s = validatePtx(fresh, limits); !s)
       return readyWith(named(std::move(s).error()));
     if (disk)
       (void)disk->write(key, fresh); // best effort

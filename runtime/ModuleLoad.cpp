@@ -46,8 +46,11 @@ Error toolchainError(llvm::Error err) {
 Result<std::shared_ptr<const LoadedModule>>
 RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping clamping,
                          ModuleCache::Reservation &room) {
-  // Whatever the entry's origin, nothing reaches the driver unvalidated.
-  if (Status s = validatePtx(entry); !s)
+  // Whatever the entry's origin, nothing reaches the driver unvalidated. The module
+  // caps come first in it (kernels, PTX and cubin bytes: CapacityExceeded), before
+  // anything scans the PTX on this, the runtime's one loader thread (R10-F1), and
+  // before the quiet section (R5-F6).
+  if (Status s = validatePtx(entry, moduleLimits(options)); !s)
     return std::move(s).error();
   auto m = std::make_shared<LoadedModule>();
   m->key = key;
@@ -90,17 +93,8 @@ RuntimeState::loadModule(const std::string &key, CompiledEntry entry, Clamping c
   if (entry.cubin.size() < 4 || entry.cubin.compare(0, 4, "\x7f" "ELF") != 0)
     return Error(ErrorCode::CompileError, "the module's cubin is not an ELF image");
   // A load holds every tenant's launches while the driver loads and looks up each
-  // kernel (review R5-F6): both are bounded before the quiet section.
-  if (m->kernels.size() > options.maxKernelsPerModule)
-    return Error(ErrorCode::CapacityExceeded,
-                 fmt::format("the module has {} kernels; at most {} are loaded "
-                             "(RuntimeOptions::maxKernelsPerModule): split it",
-                             m->kernels.size(), options.maxKernelsPerModule));
-  if (entry.cubin.size() > options.maxCubinBytes)
-    return Error(ErrorCode::CapacityExceeded,
-                 fmt::format("the module's cubin has {} bytes; at most {} are loaded "
-                             "(RuntimeOptions::maxCubinBytes)",
-                             entry.cubin.size(), options.maxCubinBytes));
+  // kernel (review R5-F6): the kernels and the cubin were bounded by validatePtx
+  // above (checkModuleSize), before the quiet section.
   if (Status s = reserveRoom(); !s)
     return std::move(s).error();
   char infoLog[8192] = {}, errorLog[8192] = {};

@@ -62,7 +62,8 @@ struct CompileWorkerOptions {
   /// (160 MiB by default): PTX text takes at most 5 characters per byte of a constant ("255, ")
   /// and about 2-4 per byte of machine code, so larger PTX could only assemble to a
   /// cubin that the load refuses anyway. An assemble answer (the cubin) is capped at
-  /// maxCubinBytes plus 4 KiB of framing, at least 1 MiB.
+  /// maxCubinBytes plus 4 KiB of framing, at least 1 MiB. Also the cap on the PTX of
+  /// any module (in process, disk cache): CapacityExceeded.
   uint32_t maxOutputBytes = 0;
   /// The service-wide byte budget for compile answers in flight (docs/runtime-api.md,
   /// "Compile workers"): a load is charged, from the compile answer's header, twice
@@ -178,7 +179,10 @@ struct RuntimeOptions {
   uint64_t maxQueuedCopyBytes = uint64_t(256) << 20;
   /// Module loads hold every tenant's launches while the driver loads and looks up
   /// the kernels (review R5-F6): the most kernels of one module and the largest
-  /// cubin; past them loadApplication returns CapacityExceeded.
+  /// cubin; past them loadApplication returns CapacityExceeded, with or without a
+  /// device. Checked from the sizes first on every path (review R10-F1): a compile
+  /// worker's answer when it is decoded, a disk-cache entry when it is read, every
+  /// module before its PTX is validated.
   uint32_t maxKernelsPerModule = 512;
   uint64_t maxCubinBytes = uint64_t(32) << 20;
   /// SM partitions (green contexts) created when the runtime starts, by SM count

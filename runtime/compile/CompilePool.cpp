@@ -844,7 +844,7 @@ Result<Response> CompilePool::runOn(const Request &request, const Admit &admit, 
       handOver->effective_ = true;
     }
     // In place: the PTX or cubin keeps the frame's allocation (no second copy).
-    auto resp = decodeResponse(std::move(*frame));
+    auto resp = decodeResponse(std::move(*frame), config_.maxKernels);
     if (!resp || std::holds_alternative<Ready>(*resp)) {
       // Killed now, reaped by the refill thread.
       retire(p);

@@ -91,6 +91,10 @@ struct PoolConfig {
   /// 0 = maxOutputBytes) accepted from a worker; past them: CompileResources.
   uint32_t maxOutputBytes = 160u << 20;
   uint32_t maxAssembledBytes = 0;
+  /// The most kernels of a compile answer (RuntimeOptions::maxKernelsPerModule, at
+  /// most kMaxKernels): more are refused when the answer is decoded, before its
+  /// kernels are copied (CapacityExceeded).
+  size_t maxKernels = 512;
   /// The service-wide byte budget for answers in flight (AnswerBudget.h); > 0.
   uint64_t answerBudget = 1ull << 30;
   std::string libdevicePath;    // empty = the worker's configured one

@@ -8,8 +8,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 namespace Atoll::detail::compile {
 namespace {
@@ -195,19 +197,34 @@ std::string takeInPlace(std::string &owner, const uint8_t *field, size_t size) {
   return std::move(owner);
 }
 
-Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner);
+Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner,
+                                    size_t maxKernels);
+
+Result<Response> decodeGuarded(std::string_view payload, std::string *owner, size_t maxKernels) {
+  // Whatever the decode allocates is bounded (below), but the service may be short
+  // of memory: a failed allocation is the answer's failure, not the service's.
+  try {
+    return decodeResponseImpl(payload, owner, maxKernels);
+  } catch (const std::bad_alloc &) {
+    return Error(ErrorCode::CompileResources,
+                 fmt::format("the service ran out of memory while decoding the compile worker's "
+                             "answer of {} bytes",
+                             payload.size()));
+  }
+}
 } // namespace
 
-Result<Response> decodeResponse(std::string_view payload) {
-  return decodeResponseImpl(payload, nullptr);
+Result<Response> decodeResponse(std::string_view payload, size_t maxKernels) {
+  return decodeGuarded(payload, nullptr, maxKernels);
 }
 
-Result<Response> decodeResponse(std::string &&payload) {
-  return decodeResponseImpl(std::string_view(payload), &payload);
+Result<Response> decodeResponse(std::string &&payload, size_t maxKernels) {
+  return decodeGuarded(std::string_view(payload), &payload, maxKernels);
 }
 
 namespace {
-Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner) {
+Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner,
+                                    size_t maxKernels) {
   auto *data = reinterpret_cast<const uint8_t *>(payload.data());
   if (payload.size() < 8)
     return malformed("payload too short");
@@ -228,22 +245,63 @@ Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner
     Compiled out;
     if (!c->ptx() || c->ptx()->size() == 0)
       return malformed("no PTX");
-    out.report = str(c->report());
     if (!c->kernels())
       return malformed("no kernel list");
-    if (c->kernels()->size() > kMaxKernels)
-      return malformed("too many kernels");
+    // Review R10-F2: the verifier accepts tables and vectors that share offsets (one
+    // name for every kernel, one parameter list for all), so the copies below are
+    // not bounded by the frame. Everything decoded besides the PTX is added up
+    // before it is copied and refused past twice the payload: an honest answer
+    // holds each name, type and record once, next to the PTX declaring it.
+    const uint64_t allowance = 2 * uint64_t(payload.size());
+    uint64_t built = 0;
+    auto charge = [&](uint64_t bytes) {
+      built += bytes;
+      return built <= allowance;
+    };
+    auto shared = [&] {
+      return malformed(fmt::format("it decodes to more than twice its {} bytes: names, "
+                                   "parameter lists or kernels shared between kernels",
+                                   payload.size()));
+    };
+    size_t kernelCap = std::min(maxKernels, kMaxKernels);
+    if (c->kernels()->size() > kernelCap)
+      return Error(ErrorCode::CapacityExceeded,
+                   fmt::format("the module has {} kernels; at most {} are loaded "
+                               "(RuntimeOptions::maxKernelsPerModule): split it",
+                               c->kernels()->size(), kernelCap));
+    if (c->report()) {
+      if (!charge(c->report()->size()))
+        return shared();
+      out.report = str(c->report());
+    }
+    if (!charge(uint64_t(c->kernels()->size()) * sizeof(KernelInfo)))
+      return shared();
+    out.kernels.reserve(c->kernels()->size());
     for (const auto *k : *c->kernels()) {
       KernelInfo ki;
       if (!k->name() || k->name()->size() == 0)
         return malformed("a kernel without a name");
+      if (k->name()->size() > kMaxNameBytes)
+        return malformed(fmt::format("a kernel name of {} bytes (at most {})",
+                                     k->name()->size(), kMaxNameBytes));
+      if (!charge(k->name()->size()))
+        return shared();
       ki.name = str(k->name());
       if (k->params()) {
         if (k->params()->size() > kMaxParams)
           return malformed(fmt::format("kernel '{}' has too many parameters", ki.name));
+        if (!charge(uint64_t(k->params()->size()) * sizeof(ParamInfo)))
+          return shared();
+        ki.params.reserve(k->params()->size());
         for (const auto *p : *k->params()) {
           if (p->kind() > uint8_t(ParamKind::ByVal))
             return malformed(fmt::format("kernel '{}': parameter kind {}", ki.name, p->kind()));
+          if (p->type() && p->type()->size() > kMaxNameBytes)
+            return malformed(fmt::format("kernel '{}': a parameter type name of {} bytes (at "
+                                         "most {})",
+                                         ki.name, p->type()->size(), kMaxNameBytes));
+          if (p->type() && !charge(p->type()->size()))
+            return shared();
           ParamInfo pi;
           pi.kind = ParamKind(p->kind());
           pi.size = p->size();
@@ -361,7 +419,15 @@ Result<std::string> readFrame(int fd, uint32_t maxPayload, Clock::time_point dea
   if (admit)
     if (Status s = admit(*size); !s)
       return std::move(s).error();
-  std::string payload(*size, '\0');
+  std::string payload;
+  try {
+    payload.resize(*size);
+  } catch (const std::bad_alloc &) {
+    return Error(ErrorCode::CompileResources,
+                 fmt::format("the service has no memory for the compile worker's answer of {} "
+                             "bytes",
+                             *size));
+  }
   if (auto e = readExact(fd, payload.data(), payload.size(), deadline, "frame"))
     return std::move(*e);
   return payload;

@@ -28,6 +28,9 @@ inline constexpr size_t kFrameHeaderBytes = 8;
 /// parameters per kernel): far above anything real, low enough to bound the work.
 inline constexpr size_t kMaxKernels = 100000;
 inline constexpr size_t kMaxParams = 4096;
+/// The longest kernel name (and parameter type name) of a Compiled answer: far
+/// above any real mangled name, low enough to bound one copy (review R10-F2).
+inline constexpr size_t kMaxNameBytes = 16384;
 
 struct CompileJob {
   std::string bitcode;
@@ -82,10 +85,20 @@ Result<uint32_t> parseFrameHeader(std::string_view header, uint32_t maxPayload);
 /// Verifies and decodes a payload (without its header). CompileError for anything
 /// malformed or of another protocol version.
 Result<Request> decodeRequest(std::string_view payload);
-Result<Response> decodeResponse(std::string_view payload);
+/// A response's decode is bounded by its encoded size (review R10-F2): FlatBuffers
+/// lets any number of tables point at one string, table or vector, so a frame of
+/// 1 MiB could name 100,000 kernels with one 1 MiB name. What the decode builds
+/// besides the PTX or cubin (kernel and parameter records, names, types, the
+/// report) is summed before each copy and refused past twice the payload's size
+/// (CompileError: an honest answer decodes to about its own size); a Compiled
+/// answer with more than `maxKernels` kernels (the module cap, at most kMaxKernels)
+/// is refused before any is copied (CapacityExceeded), a name or type longer than
+/// kMaxNameBytes is refused (CompileError), and an allocation failure while
+/// decoding is CompileResources, never an exception.
+Result<Response> decodeResponse(std::string_view payload, size_t maxKernels = kMaxKernels);
 /// The same, consuming the frame: a Compiled's PTX or an Assembled's cubin is moved
 /// to the front of `payload`'s own buffer and handed on, not copied (R4-F2).
-Result<Response> decodeResponse(std::string &&payload);
+Result<Response> decodeResponse(std::string &&payload, size_t maxKernels = kMaxKernels);
 
 using Clock = std::chrono::steady_clock;
 

@@ -1,5 +1,7 @@
 #include "compile/RemoteCompile.h"
 
+#include "ModuleValidation.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,12 +58,13 @@ Result<std::unique_ptr<compile::CompilePool>> startCompilePool(const RuntimeOpti
   // by the frame cap); a frame's length is 32-bit.
   constexpr uint64_t kFrameMax = UINT32_MAX, kFraming = 4096, kFloor = 1u << 20;
   uint64_t cubinCap = std::min<uint64_t>(std::max<uint64_t>(options.maxCubinBytes, 1), kFrameMax);
-  c.maxOutputBytes =
-      w.maxOutputBytes ? w.maxOutputBytes
-                       : uint32_t(std::min(std::max(5 * cubinCap, kFloor), kFrameMax));
+  c.maxOutputBytes = compileAnswerBytes(options);
   c.maxAssembledBytes = uint32_t(std::min(std::max(cubinCap + kFraming, kFloor), kFrameMax));
   c.answerBudget = w.answerBudget ? w.answerBudget
                                   : 2 * (2 * uint64_t(c.maxOutputBytes) + c.maxAssembledBytes);
+  // An answer with more kernels than a module may have is refused when it is
+  // decoded, before its kernels are copied or the PTX is scanned (R10-F1, R10-F2).
+  c.maxKernels = options.maxKernelsPerModule;
   c.libdevicePath = options.libdevicePath;
   return compile::CompilePool::create(std::move(c));
 }

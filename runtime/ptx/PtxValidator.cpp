@@ -10,6 +10,8 @@
 #include <charconv>
 #include <initializer_list>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace Atoll::ptx {
 namespace {
@@ -612,6 +614,12 @@ public:
   Validator(std::string_view ptx, const Expectation &exp) : Src(ptx), Exp(exp) {}
 
   std::optional<Violation> run() {
+    ExpIndex.reserve(Exp.entries.size());
+    for (const ExpectedEntry &e : Exp.entries)
+      ExpIndex.try_emplace(e.name, &e);
+    if (Exp.globals)
+      for (const ExpectedGlobal &g : *Exp.globals)
+        GlobalIndex[g.name] |= 1u << unsigned(g.space);
     if (!tokenize())
       return Err;
     while (I < Toks.size() && !Err)
@@ -638,6 +646,9 @@ private:
   size_t I = 0;
   std::optional<Violation> Err;
   std::set<std::string, std::less<>> Seen;
+  // The expectation, indexed once: one lookup per entry and per variable.
+  std::unordered_map<std::string_view, const ExpectedEntry *> ExpIndex;
+  std::unordered_map<std::string_view, unsigned> GlobalIndex; // name -> 1 << Space
   // Declared sizes (saturating): what the driver must reserve. A tenant can declare
   // a 1 TiB stack object or 2^32 alignment; the per-function sizes in a cubin are
   // 32-bit, so such a size could wrap to nothing there. Refused here, in the service.
@@ -932,11 +943,9 @@ private:
     if (isExtern && !(space == Space::Shared && unsized))
       return (void)fail(line, "external variable other than the dynamic shared array");
     if (Exp.globals) {
-      bool known = std::any_of(Exp.globals->begin(), Exp.globals->end(),
-                               [&](const ExpectedGlobal &g) { return g.name == name; });
-      bool match = std::any_of(Exp.globals->begin(), Exp.globals->end(), [&](const ExpectedGlobal &g) {
-        return g.name == name && g.space == space;
-      });
+      auto spaces = GlobalIndex.find(name);
+      bool known = spaces != GlobalIndex.end();
+      bool match = known && (spaces->second & (1u << unsigned(space)));
       if (!known)
         return (void)fail(line, "variable '" + std::string(name) +
                                     "' is not a global of the hardened module");
@@ -955,10 +964,12 @@ private:
     ++I;
     if (!isPtxIdentifier(name))
       return (void)fail(line, "entry name '" + name + "' is not a valid PTX identifier");
-    auto it = std::find_if(Exp.entries.begin(), Exp.entries.end(),
-                           [&](const ExpectedEntry &e) { return e.name == name; });
-    if (it == Exp.entries.end())
+    // One lookup per entry (review R10-F1: a search of the list per entry was
+    // quadratic in the kernels).
+    auto found = ExpIndex.find(name);
+    if (found == ExpIndex.end())
       return (void)fail(line, "entry '" + name + "' is not a kernel hardened by atoll-mem");
+    const ExpectedEntry *it = found->second;
     if (!Seen.insert(name).second)
       return (void)fail(line, "entry '" + name + "' is defined twice");
     if (isExtern)

@@ -186,6 +186,24 @@ TEST(CompilePool, MemoryAndCpuLimitsAreCompileResources) {
   EXPECT_TRUE(runMode(*pool, "ok").ok());
 }
 
+// R10-F2 through the pool: a (compromised) worker's answer whose kernels share one
+// 8 KiB name. Over the module cap it is refused before any kernel is copied; under
+// it, by the decode's bound (what it builds at most twice the frame).
+TEST(CompilePool, AnswersThatDecodeToMoreThanTheFrameAreRefused) {
+  PoolConfig c = fakeConfig(1);
+  EXPECT_EQ(c.maxKernels, 512u); // RuntimeOptions::maxKernelsPerModule's default
+  auto pool = makePool(c);
+  expectError(runMode(*pool, "shared-name-600"), ErrorCode::CapacityExceeded,
+              "the module has 600 kernels; at most 512 are loaded");
+  expectError(runMode(*pool, "shared-name"), ErrorCode::CompileError,
+              "decodes to more than twice its");
+  EXPECT_TRUE(runMode(*pool, "ok").ok());
+  c.maxKernels = 1000;
+  pool = makePool(c);
+  expectError(runMode(*pool, "shared-name-600"), ErrorCode::CompileError,
+              "decodes to more than twice its");
+}
+
 TEST(CompilePool, MalformedAnswersAreTypedErrors) {
   PoolConfig c = fakeConfig(2);
   c.maxOutputBytes = 1 << 20;

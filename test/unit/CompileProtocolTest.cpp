@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <new>
 #include <random>
 #include <thread>
 
@@ -272,6 +274,231 @@ TEST(CompileProtocol, DecodesAnswersInPlace) {
     if (viaView.ok() && std::holds_alternative<Compiled>(*viaView))
       EXPECT_EQ(std::get<Compiled>(*viaView).ptx, std::get<Compiled>(*viaMove).ptx);
   }
+}
+
+// --- R10-F2: what a decode builds is bounded by the frame ------------------------------
+
+namespace {
+// The bytes this thread allocates while counting, and an allocation size past which
+// operator new fails (to test the decode's bad_alloc path). Replacing the global
+// operator new is program-wide; it only counts on a thread that asked to.
+thread_local bool tCounting = false;
+thread_local uint64_t tAllocated = 0;
+thread_local uint64_t tFailAbove = 0;
+
+struct CountAllocations {
+  explicit CountAllocations(uint64_t failAbove = 0) {
+    tAllocated = 0;
+    tFailAbove = failAbove;
+    tCounting = true;
+  }
+  ~CountAllocations() {
+    tCounting = false;
+    tFailAbove = 0;
+  }
+  uint64_t bytes() const { return tAllocated; }
+};
+
+/// R10-F2's first frame (fatnames): one name of `nameBytes` shared by `kernels`
+/// kernels. The payload, without the frame header.
+std::string sharedNameAnswer(size_t kernels, size_t nameBytes) {
+  flatbuffers::FlatBufferBuilder b(nameBytes + 4 * kernels + 1024);
+  auto name = b.CreateString(std::string(nameBytes, 'k'));
+  auto kernel = Atoll::wire::CreateKernel(b, name, 0);
+  std::vector<flatbuffers::Offset<Atoll::wire::Kernel>> ks(kernels, kernel);
+  auto kv = b.CreateVector(ks);
+  auto ptx = b.CreateString(".version 7.8\n");
+  auto c = Atoll::wire::CreateCompiled(b, ptx, kv, 0);
+  b.Finish(Atoll::wire::CreateResponse(b, kProtocolVersion, Atoll::wire::Result::Compiled,
+                                       c.Union()));
+  return std::string(reinterpret_cast<const char *>(b.GetBufferPointer()), b.GetSize());
+}
+
+/// R10-F2's second frame (fatanswer): one parameter table and one list of `params`
+/// of them shared by `kernels` kernels (each with its own name).
+std::string sharedParamsAnswer(size_t kernels, size_t params) {
+  flatbuffers::FlatBufferBuilder b(4 * params + 64 * kernels + 1024);
+  auto param = Atoll::wire::CreateParam(b, 1, 8, 8, 0, false, false);
+  std::vector<flatbuffers::Offset<Atoll::wire::Param>> ps(params, param);
+  auto pv = b.CreateVector(ps);
+  std::vector<flatbuffers::Offset<Atoll::wire::Kernel>> ks;
+  for (size_t i = 0; i < kernels; ++i)
+    ks.push_back(Atoll::wire::CreateKernel(b, b.CreateString("k" + std::to_string(i)), pv));
+  auto kv = b.CreateVector(ks);
+  auto ptx = b.CreateString(".version 7.8\n");
+  auto c = Atoll::wire::CreateCompiled(b, ptx, kv, 0);
+  b.Finish(Atoll::wire::CreateResponse(b, kProtocolVersion, Atoll::wire::Result::Compiled,
+                                       c.Union()));
+  return std::string(reinterpret_cast<const char *>(b.GetBufferPointer()), b.GetSize());
+}
+
+/// An honest answer of `kernels` kernels with `params` parameters each, its PTX
+/// declaring every one (as the validator requires of any answer that is loaded).
+Compiled honestAnswer(size_t kernels, size_t params) {
+  Compiled c;
+  c.ptx = ".version 7.8\n.target sm_90\n.address_size 64\n";
+  for (size_t i = 0; i < kernels; ++i) {
+    KernelInfo k;
+    k.name = "k" + std::to_string(i);
+    c.ptx += ".visible .entry " + k.name + "(";
+    for (size_t j = 0; j < params + 3; ++j)
+      c.ptx += (j ? ",\n\t.param .u64 " : "\n\t.param .u64 ") + k.name + "_param_" +
+               std::to_string(j);
+    c.ptx += "\n)\n{\n\tret;\n\n}\n";
+    for (size_t j = 0; j < params; ++j) {
+      ParamInfo p;
+      p.kind = ParamKind::Scalar;
+      p.size = 8;
+      p.align = 8;
+      p.type = "i64";
+      k.params.push_back(p);
+    }
+    c.kernels.push_back(std::move(k));
+  }
+  return c;
+}
+} // namespace
+
+void *operator new(std::size_t n) {
+  if (tCounting) {
+    tAllocated += n;
+    if (tFailAbove && n > tFailAbove)
+      throw std::bad_alloc();
+  }
+  if (void *p = std::malloc(n ? n : 1))
+    return p;
+  throw std::bad_alloc();
+}
+// The library's operator delete frees with std::free: it matches this new.
+
+TEST(CompileProtocol, ASharedNameIsRefusedWithoutCopies) {
+  // R10-F2's first frame: one 1 MiB name shared by 1,000 kernels (1,000 MiB decoded
+  // before the fix). Over the module cap of 512: refused before any kernel is copied;
+  // with the protocol's own bound only, the name is refused before it is copied.
+  std::string fat = sharedNameAnswer(1000, 1 << 20);
+  {
+    CountAllocations count;
+    auto r = decodeResponse(std::string_view(fat), 512);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), ErrorCode::CapacityExceeded);
+    EXPECT_NE(r.error().message().find("the module has 1000 kernels; at most 512 are loaded "
+                                       "(RuntimeOptions::maxKernelsPerModule)"),
+              std::string::npos)
+        << r.error().message();
+    EXPECT_LT(count.bytes(), 64u << 10);
+  }
+  {
+    CountAllocations count;
+    auto r = decodeResponse(std::string_view(fat));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), ErrorCode::CompileError);
+    EXPECT_NE(r.error().message().find("a kernel name of 1048576 bytes (at most 16384)"),
+              std::string::npos)
+        << r.error().message();
+    EXPECT_LT(count.bytes(), 2 * fat.size());
+  }
+  // Names within the length cap, under the kernel cap: the sum refuses the frame
+  // after one copy of the name, not 40 (in place and by copy).
+  fat = sharedNameAnswer(40, kMaxNameBytes);
+  for (bool inPlace : {false, true}) {
+    std::string payload = fat;
+    CountAllocations count;
+    auto r = inPlace ? decodeResponse(std::move(payload), 512)
+                     : decodeResponse(std::string_view(payload), 512);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), ErrorCode::CompileError);
+    EXPECT_NE(r.error().message().find("it decodes to more than twice its " +
+                                       std::to_string(fat.size()) + " bytes"),
+              std::string::npos)
+        << r.error().message();
+    EXPECT_GE(count.bytes(), size_t(kMaxNameBytes)) << "the first name is copied";
+    EXPECT_LT(count.bytes(), 2 * fat.size()) << "in place: " << inPlace;
+  }
+  // 400 kernels sharing it: refused before the first copy of the name (only the
+  // kernel records were reserved).
+  fat = sharedNameAnswer(400, kMaxNameBytes);
+  {
+    CountAllocations count;
+    auto r = decodeResponse(std::string_view(fat), 512);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().message().find("names, parameter lists or kernels shared between "
+                                       "kernels"),
+              std::string::npos)
+        << r.error().message();
+    EXPECT_LT(count.bytes(), 400 * sizeof(KernelInfo) + 4096);
+  }
+  // One kernel with a name at the cap decodes (its name is in the frame once).
+  auto one = decodeResponse(sharedNameAnswer(1, kMaxNameBytes));
+  ASSERT_TRUE(one.ok()) << one.error().describe();
+  EXPECT_EQ(std::get<Compiled>(*one).kernels.at(0).name.size(), kMaxNameBytes);
+  // One byte more is refused before it is copied.
+  auto longName = decodeResponse(sharedNameAnswer(1, kMaxNameBytes + 1));
+  ASSERT_FALSE(longName.ok());
+  EXPECT_NE(longName.error().message().find("a kernel name of " +
+                                            std::to_string(kMaxNameBytes + 1) + " bytes"),
+            std::string::npos)
+      << longName.error().message();
+}
+
+TEST(CompileProtocol, ASharedParameterListIsRefusedWithoutCopies) {
+  // R10-F2's frame: 2,040 kernels sharing one list of 4,096 parameters (8.4M records,
+  // 391 MiB before the fix, from 73 KB).
+  std::string fat = sharedParamsAnswer(2040, 4096);
+  {
+    CountAllocations count;
+    auto r = decodeResponse(std::string_view(fat)); // the protocol's own bound only
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), ErrorCode::CompileError);
+    EXPECT_NE(r.error().message().find("more than twice its"), std::string::npos)
+        << r.error().message();
+    EXPECT_LT(count.bytes(), 2 * fat.size());
+  }
+  // Under the kernel cap: the first kernel's copy of the shared list alone is more
+  // than the frame can back (4,096 records of a list encoded once).
+  fat = sharedParamsAnswer(64, 4096);
+  CountAllocations count;
+  auto r = decodeResponse(std::string_view(fat), 512);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message().find("names, parameter lists or kernels shared between "
+                                     "kernels"),
+            std::string::npos)
+      << r.error().message();
+  EXPECT_LT(count.bytes(), 3 * fat.size());
+}
+
+TEST(CompileProtocol, HonestAnswersAtTheCapsDecode) {
+  // Every kernel and parameter declared in the PTX, as in any answer that passes the
+  // validator: within the bound, at the module cap and with many parameters.
+  for (auto [kernels, params] : {std::pair{size_t(512), size_t(0)}, std::pair{size_t(512), size_t(1)},
+                                 std::pair{size_t(4), size_t(kMaxParams)}}) {
+    std::string payload = payloadOf(encodeResponse(honestAnswer(kernels, params)));
+    auto r = decodeResponse(std::move(payload), 512);
+    ASSERT_TRUE(r.ok()) << kernels << " x " << params << ": " << r.error().describe();
+    const auto &c = std::get<Compiled>(*r);
+    ASSERT_EQ(c.kernels.size(), kernels);
+    EXPECT_EQ(c.kernels.back().params.size(), params);
+  }
+  // One more kernel than the cap: refused, naming it.
+  auto over = decodeResponse(payloadOf(encodeResponse(honestAnswer(513, 0))), 512);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().code(), ErrorCode::CapacityExceeded);
+  EXPECT_NE(over.error().message().find("513 kernels; at most 512"), std::string::npos);
+}
+
+TEST(CompileProtocol, AnAllocationFailureWhileDecodingIsATypedError) {
+  std::string payload = payloadOf(encodeResponse(honestAnswer(64, 4)));
+  {
+    CountAllocations failing(/*failAbove=*/256);
+    auto r = decodeResponse(std::string_view(payload), 512);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code(), ErrorCode::CompileResources);
+    EXPECT_NE(r.error().message().find("ran out of memory while decoding the compile worker's "
+                                       "answer of " +
+                                       std::to_string(payload.size()) + " bytes"),
+              std::string::npos)
+        << r.error().message();
+  }
+  EXPECT_TRUE(decodeResponse(std::string_view(payload), 512).ok());
 }
 
 // The request goes out without a framed copy, and reads back as encodeRequest's frame.

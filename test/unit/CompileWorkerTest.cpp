@@ -390,6 +390,35 @@ TEST(CompileWorker, RefusalsPassThroughWithTheirCodes) {
   EXPECT_TRUE((*rt)->loadApplication(bytes(vaddModule("after")), {}).ok());
 }
 
+// R10-F1 through the runtime and real workers: a module of more kernels than
+// maxKernelsPerModule is refused when the worker's answer is decoded (before the PTX
+// is validated or assembled), with the cap's message; at a cap that admits it, it
+// loads (a compile-only runtime has the cap too).
+TEST(CompileWorker, ModulesOverTheKernelCapAreRefusedAtTheAnswer) {
+  std::string many(atoll_test::NvptxHeader);
+  for (int i = 0; i < 40; ++i)
+    many += fmt::format("define ptx_kernel void @k{}(ptr addrspace(1) %p) {{\n"
+                        "  store i32 {}, ptr addrspace(1) %p, align 4\n  ret void\n}}\n",
+                        i, i);
+  RuntimeOptions o = workerOptions();
+  o.maxKernelsPerModule = 39;
+  auto rt = Runtime::create(o);
+  ASSERT_TRUE(rt.ok()) << rt.error().describe();
+  auto r = (*rt)->loadApplication(bytes(many), {.name = "tenant-many"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code(), ErrorCode::CapacityExceeded) << r.error().describe();
+  EXPECT_NE(r.error().message().find("application 'tenant-many': the module has 40 kernels; at "
+                                     "most 39 are loaded (RuntimeOptions::maxKernelsPerModule)"),
+            std::string::npos)
+      << r.error().message();
+  o.maxKernelsPerModule = 40;
+  rt = Runtime::create(o);
+  ASSERT_TRUE(rt.ok()) << rt.error().describe();
+  auto ok = (*rt)->loadApplication(bytes(many), {.name = "tenant-many"});
+  ASSERT_TRUE(ok.ok()) << ok.error().describe();
+  EXPECT_EQ((*ok)->kernels().size(), 40u);
+}
+
 TEST(CompileWorker, ParallelLoads) {
   RuntimeOptions o = workerOptions();
   o.compileWorkers.poolSize = 4;

@@ -5,6 +5,7 @@
 //
 //   atoll-test-fake-worker --parent=PID --memory=B --cpu=S [--mode=MODE]
 // A compile request named "mode:MODE" overrides --mode for that one worker.
+#include "Protocol_generated.h"
 #include "Sandbox.h"
 #include "compile/Protocol.h"
 
@@ -33,6 +34,26 @@ constexpr int kFd = 3;
 auto forever() { return Clock::now() + std::chrono::hours(1); }
 
 void send(std::string_view bytes) { (void)writeAll(kFd, bytes, forever()); }
+
+/// A compromised worker's Compiled answer (review R10-F2): one 8 KiB name shared by
+/// `kernels` kernels (FlatBuffers lets many tables point at one string).
+std::string sharedNameFrame(size_t kernels) {
+  flatbuffers::FlatBufferBuilder b(1 << 16);
+  auto name = b.CreateString(std::string(8 << 10, 'k'));
+  auto kernel = Atoll::wire::CreateKernel(b, name, 0);
+  std::vector<flatbuffers::Offset<Atoll::wire::Kernel>> ks(kernels, kernel);
+  auto kv = b.CreateVector(ks);
+  auto ptx = b.CreateString(".version 7.8\n");
+  auto c = Atoll::wire::CreateCompiled(b, ptx, kv, 0);
+  b.Finish(Atoll::wire::CreateResponse(b, kProtocolVersion, Atoll::wire::Result::Compiled,
+                                       c.Union()));
+  uint32_t magic = kFrameMagic, size = b.GetSize();
+  std::string out(8, '\0');
+  std::memcpy(out.data(), &magic, 4);
+  std::memcpy(out.data() + 4, &size, 4);
+  out.append(reinterpret_cast<const char *>(b.GetBufferPointer()), size);
+  return out;
+}
 
 std::string header(uint32_t magic, uint32_t size) {
   std::string h(8, '\0');
@@ -126,6 +147,14 @@ int main(int argc, char **argv) {
       ::kill(::getppid(), SIGKILL);
     // Still alive: the filter let it through. Answer, so the test sees it.
     send(encodeResponse(Failed{FailureKind::CompileError, "survived " + mode, {}}));
+    ::_exit(0);
+  }
+  if (mode == "shared-name-600") {
+    send(sharedNameFrame(600));
+    ::_exit(0);
+  }
+  if (mode == "shared-name") {
+    send(sharedNameFrame(100));
     ::_exit(0);
   }
   if (mode == "crash")

@@ -410,6 +410,53 @@ TEST(Application, ForgedDiskEntryIsValidatedAndReplaced) {
   EXPECT_EQ(replaced->ptx.find("trap"), std::string::npos);
 }
 
+// R10-F1: a disk-cache entry over the module caps (here 16,001 kernels, MAC valid) is
+// refused when it is read, from its size alone: no scan of its PTX (which lacks
+// 16,000 of the entries), no compile. Under a cap that admits it, its validation
+// (linear) fails and the runtime compiles afresh and replaces it.
+TEST(Application, DiskEntryOverTheKernelCapIsRefusedWhenRead) {
+  TempDir dir;
+  RuntimeOptions o = compileOnly();
+  o.ptxCacheDir = (dir.path / "ptx").string();
+  o.ptxCacheKey = std::string(32, 'k');
+  std::string key;
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app);
+    key = (*app)->cacheKey();
+  }
+  auto disk = detail::DiskCache::open(o.ptxCacheDir, o.ptxCacheKey);
+  ASSERT_TRUE(disk) << disk.error().message();
+  auto entry = (*disk)->read(key);
+  ASSERT_TRUE(entry);
+  for (int i = 0; i < 16000; ++i)
+    entry->kernels.push_back(KernelInfo{.name = "k" + std::to_string(i)});
+  ASSERT_TRUE((*disk)->write(key, *entry));
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_FALSE(app);
+    EXPECT_EQ(app.error().code(), ErrorCode::CapacityExceeded);
+    EXPECT_NE(app.error().message().find("the module has 16001 kernels; at most 512 are loaded "
+                                         "(RuntimeOptions::maxKernelsPerModule)"),
+              std::string::npos)
+        << app.error().message();
+    EXPECT_EQ(rt->stats().compilations, 0u);
+  }
+  o.maxKernelsPerModule = 20000;
+  {
+    auto rt = makeCompileOnly(o);
+    auto app = rt->loadApplication(span(VecAdd));
+    ASSERT_TRUE(app) << app.error().message();
+    EXPECT_EQ((*app)->origin(), Application::Origin::Compiled);
+    EXPECT_EQ(rt->stats().diskCacheHits, 0u);
+  }
+  auto replaced = (*disk)->read(key);
+  ASSERT_TRUE(replaced);
+  EXPECT_EQ(replaced->kernels.size(), 1u);
+}
+
 // The validator's refusal reaches the host as a typed Refused error naming the line.
 TEST(Application, PtxValidatorRefusalIsTyped) {
   auto rt = makeCompileOnly();

@@ -295,6 +295,9 @@ int compileInWorker(std::unique_ptr<MemoryBuffer> Input, const std::string &Inpu
                       "../libexec/atoll and ../bin); give --worker-path=FILE");
   C.size = 2; // the compile and the assemble worker start together
   C.libdevicePath = Libdevice;
+  // The tool has no module cap (in process neither): only the protocol's own bound on
+  // the kernels; the decode stays bounded by the answer's size (review R10-F2).
+  C.maxKernels = compile::kMaxKernels;
   auto Pool = compile::CompilePool::create(C);
   if (!Pool)
     return usageError("--worker: " + Pool.error().message());
