@@ -1050,7 +1050,7 @@ void runCompile(Context &ctx) {
   //    scale without workers, judged on uniform work (the curve): at no N is the
   //    burst through the workers more than 1.2x the in-process one. The speed-up of
   //    16 loads over one and its efficiency are information: the in-process path's
-  //    own efficiency (0.57 to 0.76 on the H200) is this machine's (a compile's CPU
+  //    own efficiency (0.68 to 0.99 on the H200) is this machine's (a compile's CPU
   //    time grows with the loads running beside it, with no wait for a CPU: the
   //    scheduler's view), and each path's N = 1 point moves between runs.
   //  - the 16 different kernels (informational speed-up against min(16, cores,
