@@ -44,16 +44,20 @@ ModuleLimits moduleLimits(const RuntimeOptions &options) {
   return l;
 }
 
+Error tooManyKernels(size_t kernels, size_t cap) {
+  return Error(ErrorCode::CapacityExceeded,
+               fmt::format("the module has {} kernels; at most {} are loaded "
+                           "(RuntimeOptions::maxKernelsPerModule): split it",
+                           kernels, cap));
+}
+
 Status checkModuleSize(const CompiledEntry &entry, const ModuleLimits &limits) {
   // Review R10-F1: these come before anything that reads the PTX. A load holds
   // every tenant's launches while the driver loads and looks up each kernel (R5-F6),
   // and the checks below cost time per kernel and per PTX byte on the service's
   // threads (the request thread, the one loader thread).
   if (entry.kernels.size() > limits.maxKernels)
-    return Error(ErrorCode::CapacityExceeded,
-                 fmt::format("the module has {} kernels; at most {} are loaded "
-                             "(RuntimeOptions::maxKernelsPerModule): split it",
-                             entry.kernels.size(), limits.maxKernels));
+    return tooManyKernels(entry.kernels.size(), limits.maxKernels);
   if (entry.ptx.size() > limits.maxPtxBytes)
     return Error(ErrorCode::CapacityExceeded,
                  fmt::format("the module's PTX has {} bytes; at most {} are accepted "

@@ -39,6 +39,9 @@ ModuleLimits moduleLimits(const RuntimeOptions &options);
 /// CapacityExceeded when the entry has more kernels, PTX or cubin bytes than the
 /// caps, naming the cap; reads nothing but sizes.
 Status checkModuleSize(const CompiledEntry &entry, const ModuleLimits &limits);
+/// The refusal of a module with more kernels than RuntimeOptions::maxKernelsPerModule
+/// (checkModuleSize, and the decode of a worker's answer: Protocol.cpp).
+Error tooManyKernels(size_t kernels, size_t cap);
 
 /// Every `.entry` of the PTX and its parameter declarations (trimmed), in one pass:
 /// name -> the declarations, or nullopt for an entry whose parameter list is not

@@ -1,4 +1,5 @@
 #include "compile/Protocol.h"
+#include "ModuleValidation.h"
 
 #include "Protocol_generated.h"
 
@@ -265,10 +266,7 @@ Result<Response> decodeResponseImpl(std::string_view payload, std::string *owner
     };
     size_t kernelCap = std::min(maxKernels, kMaxKernels);
     if (c->kernels()->size() > kernelCap)
-      return Error(ErrorCode::CapacityExceeded,
-                   fmt::format("the module has {} kernels; at most {} are loaded "
-                               "(RuntimeOptions::maxKernelsPerModule): split it",
-                               c->kernels()->size(), kernelCap));
+      return tooManyKernels(c->kernels()->size(), kernelCap);
     if (c->report()) {
       if (!charge(c->report()->size()))
         return shared();
